@@ -1,0 +1,515 @@
+"""Monte Bank as Foster's Complete Hoyle gives it (RULES.md, "Monte").
+
+Same shape as :mod:`montones.rules.montones`: the state is a plain dict, each action works on
+a copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. The deck is a
+list of codes, top card first: layouts come from both ends, the gate from the bottom.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from typing import Any
+
+from montones.rules.cards import FRENCH, cut, suit
+from montones.rules.errors import RulesError
+from montones.rules.settlement import cover
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+_rng = secrets.SystemRandom()
+
+LAYOUTS = ("bottom", "top")
+FOUR_CARD_COUPS = 8
+TWO_CARD_COUPS = 13
+PRIVATE_CIRCLE_COUPS = 6
+
+DEFAULT_SETTINGS = {
+    "bank_size": 50,
+    "min_bet": 1,
+    "max_bet": 10,
+    "banks_each": 1,
+    "two_card": False,
+    "generous": False,
+    "short_bank": None,
+    "private_circle": False,
+    "cut_timeout": 30,
+}
+
+# Phases: seating -> bank -> cut -> betting -> coup_over -> betting ... -> bank ... -> finished
+SEATING, BANK, CUT, BETTING, COUP_OVER, FINISHED = (
+    "seating",
+    "bank",
+    "cut",
+    "betting",
+    "coup_over",
+    "finished",
+)
+
+
+# --- coups -------------------------------------------------------------------------------
+
+
+def check_options(options: dict) -> None:
+    for flag in ("two_card", "generous", "private_circle"):
+        if not isinstance(options.get(flag, False), bool):
+            raise RulesError(f"the option {flag} is true or false")
+    if options.get("generous") and not options.get("two_card"):
+        raise RulesError("a generous banker pays 3 to 1 only in two-card Monte")
+    short = options.get("short_bank")
+    if short is not None and (not _is_count(short) or short < 1):
+        raise RulesError("a short bank is a number of coups, at least 1")
+
+
+def max_coups(options: dict) -> int:
+    """Coups one bank deals: the whole deck, or fewer for a short bank or a private circle."""
+    coups = TWO_CARD_COUPS if options.get("two_card") else FOUR_CARD_COUPS
+    if options.get("short_bank"):
+        coups = min(coups, options["short_bank"])
+    if options.get("private_circle"):
+        coups = min(coups, PRIVATE_CIRCLE_COUPS)
+    return coups
+
+
+def deal_layouts(deck: list[str], two_card: bool) -> tuple[list[str], list[str], list[str]]:
+    """Bottom layout from the bottom up, top layout from the top down; returns the rest too."""
+    size = 1 if two_card else 2
+    if len(deck) < 2 * size + 1:
+        raise RulesError("the deck is used up: the bank passes")
+    bottom = deck[::-1][:size]
+    top = deck[:size]
+    return bottom, top, deck[size:-size]
+
+
+def layout_wins(layout: list[str], gate: str) -> bool:
+    """A layout with a card of the gate's suit wins, once however many cards match."""
+    return any(suit(card) == suit(gate) for card in layout)
+
+
+def generous_triple(bottom: list[str], top: list[str], gate: str, options: dict) -> bool:
+    """Generous banker: both layout cards and the gate of one suit pay 3 to 1."""
+    return bool(options.get("generous")) and {suit(c) for c in (*bottom, *top, gate)} == {
+        suit(gate)
+    }
+
+
+def winning_unseen(layout: list[str], unseen: list[str]) -> int:
+    """How many of the unseen cards would win for this layout as the gate ("18 of 36")."""
+    suits = {suit(card) for card in layout}
+    return sum(1 for card in unseen if suit(card) in suits)
+
+
+def settle_coup(
+    bank: int, bottom: list[str], top: list[str], gate: str, bets: list[dict], options: dict
+) -> dict[str, Any]:
+    """Settle a coup's bets, smallest stake first (equal stakes in the order placed).
+
+    The order matters only when a generous 3 to 1 leaves the bank short: each bet is then
+    covered only by what the bank still holds, as in Montones.
+    """
+    layouts = {"bottom": bottom, "top": top}
+    winning = [name for name in LAYOUTS if layout_wins(layouts[name], gate)]
+    odds = 3 if generous_triple(bottom, top, gate, options) else 1
+    settled = []
+    for i in sorted(range(len(bets)), key=lambda i: (bets[i]["amount"], i)):
+        placed = bets[i]
+        won = placed["layout"] in winning
+        result, net = cover(bank, won, placed["amount"], odds * placed["amount"])
+        bank -= net
+        settled.append(
+            {
+                "bet": i,
+                "player": placed["player"],
+                "layout": placed["layout"],
+                "stake": placed["amount"],
+                "result": result,
+                "net": net,
+            }
+        )
+    return {"gate": gate, "winning": winning, "odds": odds, "bank": bank, "settled": settled}
+
+
+def check_bet(
+    player_chips: int, bank: int, on_table: int, layout: object, amount: object, limits: dict
+) -> None:
+    """One more bet on a layout, given what the player has and what is already on the table."""
+    if layout not in LAYOUTS:
+        raise RulesError(f"there is no layout {layout!r}: bet on the bottom or the top layout")
+    if not _is_count(amount) or amount <= 0:
+        raise RulesError(f"a bet must be a whole number of chips, at least 1, not {amount!r}")
+    if amount < limits["min_bet"]:
+        raise RulesError(f"the table minimum is {limits['min_bet']}")
+    if amount > limits["max_bet"]:
+        raise RulesError(f"the table maximum is {limits['max_bet']}: a bet of {amount} is over it")
+    if on_table + amount > bank:
+        room = bank - on_table
+        raise RulesError(
+            f"the bank holds {bank} and {on_table} is already bet: the most you can bet is {room}"
+        )
+    if amount > player_chips:
+        raise RulesError(f"you have {player_chips} chips: a bet of {amount} is over them")
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def new_table(settings: dict | None = None) -> State:
+    merged = dict(DEFAULT_SETTINGS)
+    for key, value in (settings or {}).items():
+        if key not in DEFAULT_SETTINGS:
+            raise RulesError(f"unknown setting {key!r}")
+        merged[key] = value
+    check_options(merged)
+    for key in ("bank_size", "min_bet", "max_bet", "banks_each", "cut_timeout"):
+        if not _is_count(merged[key]) or merged[key] < 1:
+            raise RulesError(f"{key.replace('_', ' ')} must be a whole number, at least 1")
+    if merged["max_bet"] < merged["min_bet"]:
+        raise RulesError("the largest bet cannot be below the smallest")
+    return {
+        "game": "monte",
+        "version": 0,
+        "settings": merged,
+        "players": {},
+        "seats": [],
+        "phase": SEATING,
+        "draws": [],
+        "banker": None,
+        "banks": {},
+        "bank": 0,
+        "deck": [],
+        "discards": [],
+        "coups": 0,
+        "cutter": None,
+        "cut_started": None,
+        "coup": None,
+        "last_coup": None,
+    }
+
+
+def _action(func):
+    def run(state: State, *args, **kwargs) -> tuple[State, Events]:
+        new = copy.deepcopy(state)
+        events: Events = []
+        func(new, events, *args, **kwargs)
+        new["version"] += 1
+        return new, events
+
+    run.__name__ = func.__name__
+    run.__doc__ = func.__doc__
+    run.__wrapped__ = func
+    return run
+
+
+def _player(state: State, pid: str) -> dict:
+    player = state["players"].get(pid)
+    if player is None or player.get("left"):
+        raise RulesError("that player is not at the table")
+    return player
+
+
+def _require_phase(state: State, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise RulesError(_PHASE_REFUSAL[phases[0]])
+
+
+_PHASE_REFUSAL = {
+    SEATING: "the game has already started",
+    BANK: "the bank is not waiting to be put up",
+    CUT: "the deck is not waiting for a cut",
+    BETTING: "bets are closed",
+    COUP_OVER: "the coup is still in play",
+}
+
+
+def _require_banker(state: State, pid: str) -> None:
+    if pid != state["banker"]:
+        raise RulesError("only the banker can do that")
+
+
+def active(state: State) -> list[str]:
+    """Seated players, in seat order (to the left is the next seat)."""
+    return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
+
+
+@_action
+def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise RulesError("a player needs a name")
+    if len(name) > 24:
+        raise RulesError("a name can have at most 24 characters")
+    if pid in state["players"]:
+        raise RulesError("that seat is taken")
+    for other in state["players"].values():
+        if not other.get("left") and other["name"].casefold() == name.casefold():
+            raise RulesError(f"{name} is already at the table: choose another name")
+    if not _is_count(chips) or chips < 0:
+        raise RulesError("starting chips must be a whole number, 0 or more")
+    state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
+    state["seats"].append(pid)
+    state["banks"][pid] = 0
+    events.append({"type": "joined", "player": pid, "chips": chips})
+
+
+@_action
+def top_up(state: State, events: Events, pid: str, amount: int) -> None:
+    player = _player(state, pid)
+    if not _is_count(amount) or amount <= 0:
+        raise RulesError("a top-up must be a whole number of chips, at least 1")
+    player["chips"] += amount
+    events.append({"type": "topped_up", "player": pid, "amount": amount})
+
+
+@_action
+def leave(state: State, events: Events, pid: str) -> None:
+    """A player leaves: open bets go back; a leaving banker's bank passes at once."""
+    player = _player(state, pid)
+    coup = state["coup"]
+    if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
+        if coup:
+            for placed in list(coup["bets"]):
+                _return_bet(state, coup, placed)
+        player["left"] = True
+        _pass_bank(state, events, "banker left")
+    else:
+        if coup and state["phase"] == BETTING:
+            for placed in [b for b in coup["bets"] if b["player"] == pid]:
+                _return_bet(state, coup, placed)
+        player["left"] = True
+    events.append({"type": "left", "player": pid})
+
+
+@_action
+def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
+    """Everyone draws a card; the highest (K high, A low) is the first banker.
+
+    Equal highest draw again from the same deck, as often as needed.
+    """
+    _require_phase(state, SEATING)
+    drawing = active(state)
+    if len(drawing) < 2:
+        raise RulesError("Monte needs at least two players")
+    order = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    rounds = []
+    while len(drawing) > 1:
+        if len(order) < len(drawing):
+            order = FRENCH.shuffled(_rng)
+        draw = {pid: order.pop(0) for pid in drawing}
+        rounds.append(draw)
+        best = max(FRENCH.rank(card) for card in draw.values())
+        drawing = [pid for pid in drawing if FRENCH.rank(draw[pid]) == best]
+    state["draws"] = rounds
+    state["banker"] = drawing[0]
+    state["phase"] = BANK
+    events.append({"type": "drawn", "draws": rounds, "banker": drawing[0]})
+
+
+@_action
+def put_up_bank(
+    state: State,
+    events: Events,
+    pid: str,
+    amount: int,
+    now: float,
+    deck: list[str] | None = None,
+) -> None:
+    """The banker puts up a bank and shuffles; the next player to the left cuts."""
+    _require_phase(state, BANK)
+    _require_banker(state, pid)
+    banker = state["players"][pid]
+    if not _is_count(amount) or amount <= 0:
+        raise RulesError("a bank must be a whole number of chips, at least 1")
+    if amount > banker["chips"]:
+        raise RulesError(f"you have {banker['chips']} chips: a bank of {amount} is over them")
+    banker["chips"] -= amount
+    state["bank"] = amount
+    state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    state["discards"] = []
+    state["coups"] = 0
+    others = [p for p in _left_of(state, pid) if p != pid]
+    state["cutter"] = others[0] if others else None
+    state["cut_started"] = now
+    state["phase"] = CUT
+    events.append({"type": "bank_put_up", "banker": pid, "amount": amount})
+    if state["cutter"] is None:
+        _cut(state, events, None, "nobody to cut")
+
+
+def _left_of(state: State, pid: str) -> list[str]:
+    """Seats in order starting with the one to the left of ``pid``."""
+    seats = state["seats"]
+    start = seats.index(pid)
+    ring = seats[start + 1 :] + seats[: start + 1]
+    return [p for p in ring if not state["players"][p].get("left")]
+
+
+def _cut(state: State, events: Events, position: int | None, how: str) -> None:
+    if position is None:
+        position = _rng.randint(1, len(state["deck"]) - 1)
+    state["deck"] = cut(state["deck"], position)
+    events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
+    _deal_coup(state, events)
+
+
+@_action
+def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
+    _require_phase(state, CUT)
+    if pid != state["cutter"]:
+        raise RulesError("it is not your turn to cut")
+    if not _is_count(position):
+        raise RulesError("a cut is a number of cards")
+    _cut(state, events, position, "punter")
+
+
+@_action
+def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
+    _require_phase(state, CUT)
+    if now < state["cut_started"] + state["settings"]["cut_timeout"]:
+        raise RulesError("the cutter still has time to cut")
+    _cut(state, events, position, "random")
+
+
+def _deal_coup(state: State, events: Events) -> None:
+    bottom, top, rest = deal_layouts(state["deck"], state["settings"]["two_card"])
+    state["deck"] = rest
+    state["coups"] += 1
+    state["coup"] = {
+        "number": state["coups"],
+        "bottom": bottom,
+        "top": top,
+        "gate": None,
+        "bets": [],
+        "next_bet": 1,
+        "result": None,
+    }
+    state["phase"] = BETTING
+    events.append({"type": "coup_dealt", "number": state["coups"], "bottom": bottom, "top": top})
+
+
+def unseen_counts(state: State) -> dict[str, int]:
+    """For each layout of the coup in play, the unseen cards that would win it."""
+    coup = state["coup"]
+    return {name: winning_unseen(coup[name], state["deck"]) for name in LAYOUTS}
+
+
+@_action
+def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> None:
+    """Bet on a layout; all bets on the table together may never exceed the bank."""
+    _require_phase(state, BETTING)
+    player = _player(state, pid)
+    if pid == state["banker"]:
+        raise RulesError("the banker does not bet against the bank")
+    if player["sitting_out"]:
+        raise RulesError("you are sitting out")
+    coup = state["coup"]
+    on_table = sum(b["amount"] for b in coup["bets"])
+    check_bet(player["chips"], state["bank"], on_table, layout, amount, state["settings"])
+    placed = {"id": coup["next_bet"], "player": pid, "layout": layout, "amount": amount}
+    coup["next_bet"] += 1
+    coup["bets"].append(placed)
+    player["chips"] -= amount
+    events.append({"type": "bet_placed", **placed})
+
+
+@_action
+def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
+    _require_phase(state, BETTING)
+    _player(state, pid)
+    coup = state["coup"]
+    for placed in coup["bets"]:
+        if placed["id"] == bet_id:
+            if placed["player"] != pid:
+                raise RulesError("that bet is not yours")
+            _return_bet(state, coup, placed)
+            events.append({"type": "bet_withdrawn", **placed})
+            return
+    raise RulesError("that bet is no longer on the table")
+
+
+def _return_bet(state: State, coup: dict, placed: dict) -> None:
+    state["players"][placed["player"]]["chips"] += placed["amount"]
+    coup["bets"].remove(placed)
+
+
+@_action
+def turn_gate(state: State, events: Events, pid: str) -> None:
+    """The banker turns the deck: the gate decides each layout. A broken or finished bank passes."""
+    _require_phase(state, BETTING)
+    _require_banker(state, pid)
+    coup = state["coup"]
+    gate = state["deck"].pop()
+    outcome = settle_coup(
+        state["bank"], coup["bottom"], coup["top"], gate, coup["bets"], state["settings"]
+    )
+    for line in outcome["settled"]:
+        placed = coup["bets"][line["bet"]]
+        line["bet"] = placed["id"]
+        state["players"][placed["player"]]["chips"] += placed["amount"] + line["net"]
+    state["bank"] = outcome["bank"]
+    coup["gate"] = gate
+    coup["result"] = outcome
+    state["discards"] += coup["bottom"] + coup["top"] + [gate]
+    state["last_coup"] = coup
+    state["phase"] = COUP_OVER
+    events.append({"type": "gate_turned", "number": coup["number"], **outcome})
+    if state["bank"] == 0:
+        _pass_bank(state, events, "broken")
+    elif state["coups"] >= max_coups(state["settings"]):
+        _pass_bank(state, events, "deck done")
+
+
+@_action
+def next_coup(state: State, events: Events, pid: str) -> None:
+    """Without shuffling, the banker lays out the next coup."""
+    _require_phase(state, COUP_OVER)
+    _require_banker(state, pid)
+    _deal_coup(state, events)
+
+
+def _pass_bank(state: State, events: Events, why: str) -> None:
+    """The bank goes back to the banker's chips and passes to the left."""
+    banker = state["banker"]
+    state["players"][banker]["chips"] += state["bank"]
+    state["banks"][banker] += 1
+    events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
+    state["bank"] = 0
+    state["coup"] = None
+    state["deck"] = []
+    rounds = state["settings"]["banks_each"]
+    for pid in _left_of(state, banker) if banker in state["seats"] else active(state):
+        if state["banks"][pid] >= rounds:
+            continue
+        if state["players"][pid]["chips"] == 0:
+            state["banks"][pid] += 1  # nothing to put up: the turn goes by
+            events.append({"type": "bank_skipped", "player": pid})
+            continue
+        state["banker"] = pid
+        state["phase"] = BANK
+        return
+    state["banker"] = None
+    state["phase"] = FINISHED
+    events.append({"type": "finished", "standings": standings(state)})
+
+
+def standings(state: State) -> list[dict]:
+    """Players by chips, most first; the first is the winner (equal chips share the place)."""
+    rows = [
+        {
+            "player": pid,
+            "name": state["players"][pid]["name"],
+            "chips": state["players"][pid]["chips"],
+        }
+        for pid in state["seats"]
+    ]
+    rows.sort(key=lambda row: -row["chips"])
+    place = 0
+    for i, row in enumerate(rows):
+        if i == 0 or row["chips"] != rows[i - 1]["chips"]:
+            place = i + 1
+        row["place"] = place
+    return rows

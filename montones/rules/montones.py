@@ -1,0 +1,778 @@
+"""Montones, the Murcia heap game (RULES.md, "Montones").
+
+The state of a table is a plain dict that round-trips through JSON. Every action is a function
+``action(state, ...) -> (new_state, events)``: it works on a copy, so a :class:`RulesError`
+leaves the caller's state untouched. The engine never reads the clock (``now`` is passed in,
+in seconds) and draws its randomness from ``secrets.SystemRandom`` unless a test passes the
+outcome (a deck order, a cut, heap sizes, the winner of a tie).
+
+Heaps are numbered from 1. A heap is a list of cards, top first; only its bottom card counts.
+Players' ``chips`` are the chips in front of them: a bet's stake leaves them when it is placed
+and comes back, with what it won or less what it lost, at settlement.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from typing import Any
+
+from montones.rules.cards import SPANISH, cut
+from montones.rules.errors import RulesError
+from montones.rules.settlement import VOID, WON, cover
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+_rng = secrets.SystemRandom()
+
+REY = "R"
+REY_DE_OROS = "Ro"
+MIN_HEAP_CARDS = 3
+HAND_BETS = ("heap", "against", "whole_bank")
+
+DEFAULT_SETTINGS = {
+    "min_bet": 1,
+    "heap_counts": [3, 8],
+    "tenure_minutes": 60,
+    "cut_timeout": 30,
+}
+
+# Phases: auction -> cut -> heaps -> betting -> settled -> (cut | auction)
+AUCTION, CUT, HEAPS, BETTING, SETTLED = "auction", "cut", "heaps", "betting", "settled"
+
+
+# --- who wins against whom ---------------------------------------------------------------
+
+
+def heap_wins(bank_card: str, card: str) -> bool:
+    """A punter heap wins when its card is higher than the banker's, unless the banker has a Rey."""
+    if bank_card[0] == REY:
+        return False
+    return SPANISH.rank(card) > SPANISH.rank(bank_card)
+
+
+def heap_payout(card: str, stake: int) -> int:
+    """1 to 1, or 2 to 1 on the Rey de oros."""
+    return 2 * stake if card == REY_DE_OROS else stake
+
+
+def lifting_order(bank_heap: int, bets: list[dict]) -> list[int]:
+    """Heaps in the order the banker lifts them (RULES.md, "Settling", 1).
+
+    Ascending money tied to the heap, equal money lower heap first; the heap of a pagando y
+    cobrando declaration last. Heaps with nothing tied to them are not lifted.
+    """
+    money: dict[int, int] = {}
+    declared = None
+    for bet in bets:
+        money.setdefault(bet["heap"], 0)
+        if bet["kind"] == "whole_bank":
+            declared = bet["heap"]
+        else:
+            money[bet["heap"]] += bet["amount"]
+    return sorted((h for h in money if h != bank_heap), key=lambda h: (h == declared, money[h], h))
+
+
+def settle_hand(
+    bank: int, cards: list[str], bank_heap: int, bets: list[dict], chips: dict[str, int]
+) -> dict[str, Any]:
+    """Settle a hand whose heaps show ``cards``.
+
+    ``bets`` are in the order placed: ``{"player", "kind", "heap", "amount"}`` where kind is
+    ``heap``, ``against`` (the banker's card against that heap) or ``whole_bank`` (pagando y
+    cobrando, no amount). ``chips`` are the players' chips before the hand, stakes included;
+    they cap a declaration. Returns the banker's card, the bank after, the lifting order and
+    ``settled``: one entry per bet in the order settled, with ``bet`` its index in ``bets``.
+    """
+    bank_card = cards[bank_heap - 1]
+    running = dict(chips)
+    settled = []
+    order = lifting_order(bank_heap, bets)
+    for heap in order:
+        card = cards[heap - 1]
+        wins = heap_wins(bank_card, card)
+        items = [i for i, bet in enumerate(bets) if bet["heap"] == heap]
+        items.sort(key=lambda i: (bets[i]["kind"] == "whole_bank", bets[i].get("amount") or 0, i))
+        for i in items:
+            bet = bets[i]
+            if bet["kind"] == "whole_bank":
+                stake = min(bank, max(running[bet["player"]], 0))
+                result, net = cover(bank, wins, stake, stake)
+            elif bet["kind"] == "against":
+                stake = bet["amount"]
+                result, net = cover(bank, not wins, stake, stake)
+            else:
+                stake = bet["amount"]
+                result, net = cover(bank, wins, stake, heap_payout(card, stake))
+            bank -= net
+            running[bet["player"]] += net
+            settled.append(
+                {
+                    "bet": i,
+                    "player": bet["player"],
+                    "heap": heap,
+                    "kind": bet["kind"],
+                    "stake": stake,
+                    "result": result,
+                    "net": net,
+                }
+            )
+    return {"bank_card": bank_card, "bank": bank, "order": order, "settled": settled}
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def new_table(settings: dict | None = None) -> State:
+    merged = dict(DEFAULT_SETTINGS)
+    for key, value in (settings or {}).items():
+        if key not in DEFAULT_SETTINGS:
+            raise RulesError(f"unknown setting {key!r}")
+        merged[key] = value
+    _check_settings(merged)
+    return {
+        "game": "montones",
+        "version": 0,
+        "settings": merged,
+        "players": {},
+        "seats": [],
+        "phase": AUCTION,
+        "auction": {"offers": {}, "passed": []},
+        "bank": None,
+        "cut_turn": 0,
+        "hands": 0,
+        "hand": None,
+    }
+
+
+def _check_settings(settings: dict) -> None:
+    low, high = settings["heap_counts"]
+    if not (_is_count(settings["min_bet"]) and settings["min_bet"] >= 1):
+        raise RulesError("the minimum bet must be a whole number of chips, at least 1")
+    if not (_is_count(low) and _is_count(high) and 2 <= low <= high <= 40 // MIN_HEAP_CARDS):
+        raise RulesError(f"heap counts must run from 2 up to {40 // MIN_HEAP_CARDS}")
+    if not (_is_count(settings["tenure_minutes"]) and settings["tenure_minutes"] >= 1):
+        raise RulesError("the bank's time must be at least one minute")
+    if not (_is_count(settings["cut_timeout"]) and settings["cut_timeout"] >= 1):
+        raise RulesError("the time to cut must be at least one second")
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _amount(value: object, what: str = "a bet") -> int:
+    if not _is_count(value):
+        raise RulesError(f"{what} must be a whole number of chips, not {value!r}")
+    if value <= 0:
+        raise RulesError(f"{what} must be at least 1 chip")
+    return value
+
+
+def _action(func):
+    """Run an action on a copy of the state and bump the version when it succeeds."""
+
+    def run(state: State, *args, **kwargs) -> tuple[State, Events]:
+        new = copy.deepcopy(state)
+        events: Events = []
+        func(new, events, *args, **kwargs)
+        new["version"] += 1
+        return new, events
+
+    run.__name__ = func.__name__
+    run.__doc__ = func.__doc__
+    run.__wrapped__ = func
+    return run
+
+
+def _player(state: State, pid: str) -> dict:
+    player = state["players"].get(pid)
+    if player is None or player.get("left"):
+        raise RulesError("that player is not at the table")
+    return player
+
+
+def _banker(state: State) -> str | None:
+    return state["bank"]["banker"] if state["bank"] else None
+
+
+def _require_phase(state: State, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise RulesError(_PHASE_REFUSAL[phases[0]])
+
+
+_PHASE_REFUSAL = {
+    AUCTION: "the bank is not up for auction now",
+    CUT: "the deck is not waiting for a cut",
+    HEAPS: "the heaps are not being made now",
+    BETTING: "bets are closed",
+    SETTLED: "the hand is still in play",
+}
+
+
+def _require_banker(state: State, pid: str) -> None:
+    if pid != _banker(state):
+        raise RulesError("only the banker can do that")
+
+
+def _require_punter(state: State, pid: str) -> dict:
+    player = _player(state, pid)
+    if pid == _banker(state):
+        raise RulesError("the banker does not bet against the bank")
+    if player["sitting_out"]:
+        raise RulesError("you are sitting out this hand")
+    return player
+
+
+def punters(state: State) -> list[str]:
+    """Players who can play a hand: seated, not sitting out, not the banker."""
+    banker = _banker(state)
+    return [
+        pid
+        for pid in state["seats"]
+        if pid != banker
+        and not state["players"][pid].get("left")
+        and not state["players"][pid]["sitting_out"]
+    ]
+
+
+def bank_time_up(state: State, now: float) -> bool:
+    bank = state["bank"]
+    return bank is not None and now >= bank["opened_at"] + 60 * state["settings"]["tenure_minutes"]
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+@_action
+def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+    """Seat a player; they may join at any time and play from the next betting they see."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise RulesError("a player needs a name")
+    if len(name) > 24:
+        raise RulesError("a name can have at most 24 characters")
+    if pid in state["players"]:
+        raise RulesError("that seat is taken")
+    for other in state["players"].values():
+        if not other.get("left") and other["name"].casefold() == name.casefold():
+            raise RulesError(f"{name} is already at the table: choose another name")
+    if not _is_count(chips) or chips < 0:
+        raise RulesError("starting chips must be a whole number, 0 or more")
+    state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
+    state["seats"].append(pid)
+    events.append({"type": "joined", "player": pid, "chips": chips})
+
+
+@_action
+def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
+    """Sit out of (or back into) the hands; a player with bets in play keeps them."""
+    player = _player(state, pid)
+    if out and pid == _banker(state):
+        raise RulesError("the banker cannot sit out: close the bank first")
+    player["sitting_out"] = bool(out)
+    events.append({"type": "sat_out" if out else "sat_in", "player": pid})
+
+
+@_action
+def top_up(state: State, events: Events, pid: str, amount: int) -> None:
+    """The host gives a player more chips."""
+    player = _player(state, pid)
+    player["chips"] += _amount(amount, "a top-up")
+    events.append({"type": "topped_up", "player": pid, "amount": amount})
+
+
+@_action
+def leave(state: State, events: Events, pid: str) -> None:
+    """A player leaves (or is sent away): their bets go back, their chips stay theirs.
+
+    A banker leaving in the middle of a hand calls the hand off: every stake goes back and
+    the bank returns to the banker before a new auction.
+    """
+    player = _player(state, pid)
+    hand = state["hand"]
+    if pid == _banker(state):
+        if hand and state["phase"] in (CUT, HEAPS, BETTING):
+            for bet in list(hand["bets"]):
+                _return_bet(state, hand, bet)
+            events.append({"type": "hand_called_off"})
+        _close_bank(state, events, "banker left")
+    elif hand and state["phase"] == BETTING:
+        for bet in [b for b in hand["bets"] if b["player"] == pid]:
+            _return_bet(state, hand, bet)
+    state["auction"]["offers"].pop(pid, None)
+    player["left"] = True
+    events.append({"type": "left", "player": pid})
+
+
+# --- the bank ----------------------------------------------------------------------------
+
+
+@_action
+def offer_bank(state: State, events: Events, pid: str, amount: int) -> None:
+    """Offer an amount from one's own chips for the bank (a new offer replaces the old)."""
+    _require_phase(state, AUCTION)
+    player = _player(state, pid)
+    if player["sitting_out"]:
+        raise RulesError("you are sitting out: sit in to offer for the bank")
+    _amount(amount, "an offer")
+    if amount > player["chips"]:
+        raise RulesError(f"you have {player['chips']} chips: an offer of {amount} is over them")
+    state["auction"]["offers"][pid] = amount
+    if pid in state["auction"]["passed"]:
+        state["auction"]["passed"].remove(pid)
+    events.append({"type": "offered", "player": pid, "amount": amount})
+
+
+@_action
+def close_auction(
+    state: State,
+    events: Events,
+    now: float,
+    winner: str | None = None,
+    deck: list[str] | None = None,
+) -> None:
+    """The highest offer takes the bank; equal highest offers are drawn by lot.
+
+    ``winner`` is the outcome of that lot when a test or a replay fixes it. The first hand's
+    deck is shuffled at once and waits for its cut.
+    """
+    _require_phase(state, AUCTION)
+    offers = {
+        pid: a
+        for pid, a in state["auction"]["offers"].items()
+        if not state["players"][pid].get("left")
+    }
+    if not offers:
+        raise RulesError("nobody has offered for the bank yet")
+    best = max(offers.values())
+    tied = [pid for pid in state["seats"] if offers.get(pid) == best]
+    if winner is None:
+        winner = _rng.choice(tied)
+    elif winner not in tied:
+        raise RulesError("the lot can only fall on one of the highest offers")
+    player = state["players"][winner]
+    if player["chips"] < best:
+        raise RulesError("the winning offer is no longer covered by that player's chips")
+    player["chips"] -= best
+    state["bank"] = {"banker": winner, "amount": best, "opened_at": now, "last_hands": None}
+    state["auction"] = {"offers": {}, "passed": []}
+    events.append({"type": "bank_opened", "banker": winner, "amount": best, "tied": tied})
+    _deal(state, events, now, deck)
+
+
+@_action
+def tres_ultimas_manos(state: State, events: Events, pid: str) -> None:
+    """The banker announces three last hands: exactly three more hands are dealt."""
+    _require_banker(state, pid)
+    if state["bank"]["last_hands"] is not None:
+        raise RulesError("the three last hands are already announced")
+    state["bank"]["last_hands"] = 3
+    events.append({"type": "tres_ultimas_manos", "banker": pid})
+
+
+@_action
+def se_abona(state: State, events: Events, pid: str, amount: int, now: float) -> None:
+    """After the bank broke and before its time is up, the banker puts up a new amount."""
+    _require_phase(state, SETTLED)
+    _require_banker(state, pid)
+    if state["bank"]["amount"] != 0:
+        raise RulesError("se abona is only for a broken bank")
+    if bank_time_up(state, now):
+        raise RulesError("the bank's time is up: it closes")
+    banker = state["players"][pid]
+    _amount(amount, "the new bank")
+    if amount > banker["chips"]:
+        raise RulesError(f"you have {banker['chips']} chips: a bank of {amount} is over them")
+    banker["chips"] -= amount
+    state["bank"]["amount"] = amount
+    events.append({"type": "se_abona", "banker": pid, "amount": amount})
+
+
+@_action
+def close_bank(state: State, events: Events, pid: str) -> None:
+    """The banker gives up a broken bank (between hands, only once it is broken)."""
+    _require_phase(state, SETTLED)
+    _require_banker(state, pid)
+    if state["bank"]["amount"] != 0:
+        raise RulesError("a running bank closes only by time or after the three last hands")
+    _close_bank(state, events, "closed")
+
+
+def _close_bank(state: State, events: Events, why: str) -> None:
+    bank = state["bank"]
+    state["players"][bank["banker"]]["chips"] += bank["amount"]
+    events.append(
+        {"type": "bank_closed", "banker": bank["banker"], "amount": bank["amount"], "why": why}
+    )
+    state["bank"] = None
+    state["hand"] = None
+    state["phase"] = AUCTION
+    state["auction"] = {"offers": {}, "passed": []}
+
+
+# --- a hand ------------------------------------------------------------------------------
+
+
+def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> None:
+    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(_rng)
+    state["hands"] += 1
+    eligible = punters(state)
+    cutter = None
+    if eligible:
+        cutter = eligible[state["cut_turn"] % len(eligible)]
+        state["cut_turn"] += 1
+    state["hand"] = {
+        "number": state["hands"],
+        "deck": order,
+        "cutter": cutter,
+        "cut_started": now,
+        "cut": None,
+        "heaps": [],
+        "bank_heap": None,
+        "bets": [],
+        "next_bet": 1,
+        "declared": False,
+        "rey_kept": False,
+        "result": None,
+    }
+    state["phase"] = CUT
+    events.append({"type": "shuffled", "hand": state["hands"], "cutter": cutter})
+    if cutter is None:
+        _cut(state, events, None, "nobody to cut")
+
+
+def _cut(state: State, events: Events, position: int | None, how: str) -> None:
+    hand = state["hand"]
+    if position is None:
+        position = _rng.randint(1, len(hand["deck"]) - 1)
+    hand["deck"] = cut(hand["deck"], position)
+    hand["cut"] = {"position": position, "how": how}
+    state["phase"] = HEAPS
+    events.append({"type": "cut", "position": position, "how": how, "player": hand["cutter"]})
+
+
+@_action
+def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
+    """The punter whose turn it is cuts: ``position`` cards go from the top to the bottom."""
+    _require_phase(state, CUT)
+    if pid != state["hand"]["cutter"]:
+        raise RulesError("it is not your turn to cut")
+    if not _is_count(position):
+        raise RulesError("a cut is a number of cards")
+    _cut(state, events, position, "punter")
+
+
+@_action
+def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
+    """The cutter did not cut in time: they are skipped and the deck is cut at random."""
+    _require_phase(state, CUT)
+    hand = state["hand"]
+    if now < hand["cut_started"] + state["settings"]["cut_timeout"]:
+        raise RulesError("the cutter still has time to cut")
+    _cut(state, events, position, "random")
+
+
+@_action
+def make_heaps(
+    state: State, events: Events, pid: str, count: int, sizes: list[int] | None = None
+) -> None:
+    """The banker cuts the deck into ``count`` face-down heaps of uneven size, at least 3 each."""
+    _require_phase(state, HEAPS)
+    _require_banker(state, pid)
+    low, high = state["settings"]["heap_counts"]
+    if not _is_count(count) or not low <= count <= high:
+        raise RulesError(f"this table plays with {low} to {high} heaps")
+    deck = state["hand"]["deck"]
+    if sizes is None:
+        sizes = uneven_sizes(count, len(deck))
+    elif (
+        not isinstance(sizes, list)
+        or len(sizes) != count
+        or any(not _is_count(s) or s < MIN_HEAP_CARDS for s in sizes)
+        or sum(sizes) != len(deck)
+    ):
+        raise RulesError(f"{count} heaps of at least {MIN_HEAP_CARDS} cards using all {len(deck)}")
+    heaps, start = [], 0
+    for size in sizes:
+        heaps.append(deck[start : start + size])
+        start += size
+    hand = state["hand"]
+    hand["heaps"] = heaps
+    hand["deck"] = []
+    state["phase"] = BETTING
+    events.append({"type": "heaps_made", "sizes": sizes})
+
+
+def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None) -> list[int]:
+    """Random heap sizes, each at least 3, summing to ``cards``: where the banker's hand cuts."""
+    rng = rng or _rng
+    spare = cards - MIN_HEAP_CARDS * count
+    cuts = sorted(rng.randint(0, spare) for _ in range(count - 1))
+    bounds = [0, *cuts, spare]
+    return [MIN_HEAP_CARDS + bounds[i + 1] - bounds[i] for i in range(count)]
+
+
+def _heap_number(hand: dict, heap: object) -> int:
+    if not _is_count(heap) or not 1 <= heap <= len(hand["heaps"]):
+        raise RulesError(f"there is no heap {heap}: the heaps are 1 to {len(hand['heaps'])}")
+    return heap
+
+
+def tied_heaps(hand: dict) -> set[int]:
+    """Heaps with a bet of any kind tied to them."""
+    return {bet["heap"] for bet in hand["bets"]}
+
+
+def _check_tie(state: State, heap: int) -> None:
+    """A bet may not land on the banker's heap, nor leave no heap free for it."""
+    hand = state["hand"]
+    if heap == hand["bank_heap"]:
+        raise RulesError(f"heap {heap} is the banker's heap: no bet can go on it")
+    if hand["bank_heap"] is None and len(tied_heaps(hand) | {heap}) == len(hand["heaps"]):
+        raise RulesError("one heap must stay free for the banker: choose the banker's heap first")
+
+
+def _check_stake(state: State, player: dict, amount: int, already: int = 0) -> None:
+    _amount(amount)
+    minimum = state["settings"]["min_bet"]
+    bank = state["bank"]["amount"]
+    if amount < minimum:
+        raise RulesError(f"the table minimum is {minimum}")
+    if amount > bank:
+        raise RulesError(f"the bank holds {bank}: the most you can bet is {bank}")
+    if amount - already > player["chips"]:
+        raise RulesError(
+            f"you have {player['chips'] + already} chips: a bet of {amount} is over them"
+        )
+
+
+def _place(state: State, events: Events, pid: str, kind: str, heap: int, amount: int | None):
+    hand = state["hand"]
+    bet = {"id": hand["next_bet"], "player": pid, "kind": kind, "heap": heap, "amount": amount}
+    hand["next_bet"] += 1
+    hand["bets"].append(bet)
+    if amount:
+        state["players"][pid]["chips"] -= amount
+    events.append({"type": "bet_placed", **bet})
+
+
+@_action
+def bet(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
+    """Bet on a heap: paid 1 to 1 if it beats the banker's card, 2 to 1 on the Rey de oros."""
+    _require_phase(state, BETTING)
+    player = _require_punter(state, pid)
+    heap = _heap_number(state["hand"], heap)
+    _check_tie(state, heap)
+    _check_stake(state, player, amount)
+    _place(state, events, pid, "heap", heap, amount)
+
+
+@_action
+def bet_against(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
+    """Bet on the banker's card against a heap: 1 to 1 when the bank beats it, never double."""
+    _require_phase(state, BETTING)
+    player = _require_punter(state, pid)
+    heap = _heap_number(state["hand"], heap)
+    _check_tie(state, heap)
+    _check_stake(state, player, amount)
+    _place(state, events, pid, "against", heap, amount)
+
+
+@_action
+def declare(state: State, events: Events, pid: str, heap: int) -> None:
+    """Pagando y cobrando: one punter a hand plays a heap for the whole bank."""
+    _require_phase(state, BETTING)
+    player = _require_punter(state, pid)
+    hand = state["hand"]
+    heap = _heap_number(hand, heap)
+    if hand["declared"]:
+        raise RulesError("someone already plays for the whole bank this hand")
+    if player["chips"] <= 0 and not any(b["player"] == pid for b in hand["bets"]):
+        raise RulesError("you have no chips to play for the bank with")
+    _check_tie(state, heap)
+    hand["declared"] = True
+    _place(state, events, pid, "whole_bank", heap, None)
+
+
+def _own_bet(state: State, pid: str, bet_id: object) -> dict:
+    for bet in state["hand"]["bets"]:
+        if bet["id"] == bet_id:
+            if bet["player"] != pid:
+                raise RulesError("that bet is not yours")
+            return bet
+    raise RulesError("that bet is no longer on the table")
+
+
+@_action
+def change_bet(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
+    """Change the stake of one's own bet before bets close."""
+    _require_phase(state, BETTING)
+    player = _require_punter(state, pid)
+    placed = _own_bet(state, pid, bet_id)
+    if placed["kind"] == "whole_bank":
+        raise RulesError("a bet for the whole bank has no stake to change")
+    _check_stake(state, player, amount, already=placed["amount"])
+    player["chips"] -= amount - placed["amount"]
+    placed["amount"] = amount
+    events.append({"type": "bet_changed", **placed})
+
+
+@_action
+def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
+    """Take one's own bet back before bets close."""
+    _require_phase(state, BETTING)
+    _player(state, pid)
+    placed = _own_bet(state, pid, bet_id)
+    _return_bet(state, state["hand"], placed)
+    events.append({"type": "bet_withdrawn", **placed})
+
+
+def _return_bet(state: State, hand: dict, placed: dict) -> None:
+    if placed["amount"]:
+        state["players"][placed["player"]]["chips"] += placed["amount"]
+    if placed["kind"] == "whole_bank":
+        hand["declared"] = False
+    hand["bets"].remove(placed)
+
+
+@_action
+def choose_bank_heap(state: State, events: Events, pid: str, heap: int) -> None:
+    """The punters, never the banker, choose the banker's heap: one with nothing tied to it."""
+    _require_phase(state, BETTING)
+    _require_punter(state, pid)
+    hand = state["hand"]
+    heap = _heap_number(hand, heap)
+    if heap in tied_heaps(hand):
+        raise RulesError(f"heap {heap} has bets on it: the banker's heap must have none")
+    hand["bank_heap"] = heap
+    events.append({"type": "bank_heap_chosen", "heap": heap, "player": pid})
+
+
+@_action
+def close_bets(state: State, events: Events, pid: str) -> None:
+    """The banker closes bets; every heap is turned and the hand is settled."""
+    _require_phase(state, BETTING)
+    _require_banker(state, pid)
+    hand = state["hand"]
+    if hand["bank_heap"] is None:
+        raise RulesError("the punters have not chosen the banker's heap yet")
+    cards = [heap[-1] for heap in hand["heaps"]]
+    stakes: dict[str, int] = {}
+    for placed in hand["bets"]:
+        stakes[placed["player"]] = stakes.get(placed["player"], 0) + (placed["amount"] or 0)
+    chips = {pid: state["players"][pid]["chips"] + stakes.get(pid, 0) for pid in state["players"]}
+    bank_before = state["bank"]["amount"]
+    outcome = settle_hand(bank_before, cards, hand["bank_heap"], hand["bets"], chips)
+    for line in outcome["settled"]:
+        placed = hand["bets"][line["bet"]]
+        line["bet"] = placed["id"]
+        state["players"][placed["player"]]["chips"] += (placed["amount"] or 0) + line["net"]
+    state["bank"]["amount"] = outcome["bank"]
+    short = any(
+        line["result"] == VOID
+        or (line["result"] == WON and line["net"] < _full_payout(line, cards))
+        or (line["result"] != WON and -line["net"] < line["stake"])
+        for line in outcome["settled"]
+        if line["kind"] != "whole_bank"
+    )
+    hand["result"] = {
+        "cards": cards,
+        "bank_before": bank_before,
+        "short": short,
+        **outcome,
+    }
+    state["phase"] = SETTLED
+    events.append({"type": "settled", "hand": hand["number"], **hand["result"]})
+
+
+def _full_payout(line: dict, cards: list[str]) -> int:
+    if line["kind"] == "heap":
+        return heap_payout(cards[line["heap"] - 1], line["stake"])
+    return line["stake"]
+
+
+# --- after the hand ----------------------------------------------------------------------
+
+
+def bank_closing(state: State, now: float) -> bool:
+    """Whether the bank closes instead of dealing another hand."""
+    bank = state["bank"]
+    return bank_time_up(state, now) or bank["last_hands"] == 0
+
+
+@_action
+def next_hand(state: State, events: Events, pid: str, now: float, deck: list[str] | None = None):
+    """Gather and shuffle for the next hand, or close the bank when its time is over."""
+    _require_phase(state, SETTLED)
+    _require_banker(state, pid)
+    if bank_closing(state, now):
+        _close_bank(state, events, "time" if bank_time_up(state, now) else "tres ultimas manos")
+        return
+    if state["bank"]["amount"] == 0:
+        raise RulesError("the bank is broken: se abona or close it")
+    _count_last_hand(state)
+    _deal(state, events, now, deck)
+
+
+def _count_last_hand(state: State) -> None:
+    if state["bank"]["last_hands"] is not None:
+        state["bank"]["last_hands"] -= 1
+
+
+@_action
+def keep_heaps(
+    state: State,
+    events: Events,
+    pid: str,
+    split_heap: int,
+    now: float,
+    position: int | None = None,
+) -> None:
+    """After turning a Rey: discard each shown card, keep the heaps, make one new heap.
+
+    The new heap is the top ``position`` cards of heap ``split_heap``. With fewer than two
+    heaps left, or no heap to split, the banker gathers instead.
+    """
+    _require_phase(state, SETTLED)
+    _require_banker(state, pid)
+    hand = state["hand"]
+    if hand["result"]["bank_card"][0] != REY:
+        raise RulesError("the heaps stay only after the banker turns a Rey")
+    if bank_closing(state, now):
+        raise RulesError("the bank closes after this hand")
+    heaps = [heap[:-1] for heap in hand["heaps"]]
+    heaps = [heap for heap in heaps if heap]
+    if len(heaps) < 2:
+        raise RulesError("fewer than two heaps are left: gather and shuffle")
+    numbered = {i + 1: heap for i, heap in enumerate(heaps)}
+    if not _is_count(split_heap) or split_heap not in numbered:
+        raise RulesError(f"there is no heap {split_heap}: the heaps are 1 to {len(heaps)}")
+    source = numbered[split_heap]
+    if len(source) < 2:
+        raise RulesError(f"heap {split_heap} has one card left: it cannot make a new heap")
+    if position is None:
+        position = _rng.randint(1, len(source) - 1)
+    if not _is_count(position) or not 1 <= position < len(source):
+        raise RulesError(f"the new heap takes 1 to {len(source) - 1} cards of heap {split_heap}")
+    heaps[split_heap - 1] = source[position:]
+    heaps.append(source[:position])
+    _count_last_hand(state)
+    state["hands"] += 1
+    discarded = hand.get("discards", []) + hand["result"]["cards"]
+    state["hand"] = {
+        **{k: hand[k] for k in ("cutter", "cut_started", "cut")},
+        "number": state["hands"],
+        "deck": [],
+        "heaps": heaps,
+        "bank_heap": None,
+        "bets": [],
+        "next_bet": 1,
+        "declared": False,
+        "rey_kept": True,
+        "discards": discarded,
+        "result": None,
+    }
+    state["phase"] = BETTING
+    events.append({"type": "heaps_kept", "split": split_heap, "heaps": len(heaps)})

@@ -1,0 +1,254 @@
+"""One test per rule of RULES.md, "Monte (Foster's Complete Hoyle)"."""
+
+import pytest
+from tables import NOW, MonteTable, monte_deck
+
+from montones.rules import RulesError, monte
+from montones.rules.cards import FRENCH
+from montones.rules.monte import settle_coup
+
+FOSTER = {"two_card": False, "generous": False}
+
+
+def bets(*items):
+    return [{"player": p, "layout": layout, "amount": a} for p, layout, a in items]
+
+
+def test_anna_and_ben_example_of_the_foster_text():
+    # Top 7H KC, bottom 3S 2S; Anna 4 on the top, Ben 2 on the bottom; the gate QH.
+    deck = monte_deck(["7H", "KC"], ["3S", "2S", "QH"])
+    bottom, top, rest = monte.deal_layouts(deck, two_card=False)
+    assert (bottom, top, rest[-1]) == (["3S", "2S"], ["7H", "KC"], "QH")
+    outcome = settle_coup(
+        50, bottom, top, "QH", bets(("anna", "top", 4), ("ben", "bottom", 2)), FOSTER
+    )
+    assert outcome["winning"] == ["top"]
+    assert [(s["player"], s["result"], s["net"]) for s in outcome["settled"]] == [
+        ("ben", "lost", -2),
+        ("anna", "won", 4),
+    ]
+    assert outcome["bank"] == 48
+    # "Had the gate been the 5S, Ben would have won and Anna lost."
+    other = settle_coup(
+        50, bottom, top, "5S", bets(("anna", "top", 4), ("ben", "bottom", 2)), FOSTER
+    )
+    assert other["winning"] == ["bottom"]
+    assert [s["net"] for s in other["settled"]] == [2, -4]
+
+
+def test_tips_count_winning_unseen_cards_18_of_36_and_8_of_36():
+    deck = monte_deck(["7H", "KC"], ["3S", "2S"])
+    bottom, top, rest = monte.deal_layouts(deck, two_card=False)
+    assert len(rest) == 36
+    assert monte.winning_unseen(top, rest) == 18
+    assert monte.winning_unseen(bottom, rest) == 8
+
+
+def test_first_banker_draws_the_highest_card_king_high_ace_low():
+    t = MonteTable(players=("anna", "ben", "cid"))
+    t.do(
+        monte.draw_for_bank,
+        deck=["QS", "KH", "AD"] + [c for c in FRENCH.codes if c not in ("QS", "KH", "AD")],
+    )
+    assert t.state["banker"] == "ben"
+
+
+def test_equal_highest_draws_draw_again():
+    t = MonteTable(players=("anna", "ben", "cid"))
+    order = ["KS", "2H", "KD", "3C", "5C"]
+    t.do(monte.draw_for_bank, deck=order + [c for c in FRENCH.codes if c not in order])
+    assert t.state["draws"] == [
+        {"anna": "KS", "ben": "2H", "cid": "KD"},
+        {"anna": "3C", "cid": "5C"},
+    ]
+    assert t.state["banker"] == "cid"
+
+
+def test_a_coup_lays_out_two_from_the_bottom_and_two_from_the_top_then_the_gate():
+    t = MonteTable()
+    deck = monte_deck(["7H", "KC"], ["3S", "2S", "QH"])
+    banker = t.start(deck=deck)
+    coup = t.state["coup"]
+    assert coup["bottom"] == ["3S", "2S"] and coup["top"] == ["7H", "KC"]
+    t.do(monte.turn_gate, banker)
+    assert t.state["last_coup"]["gate"] == "QH"
+    assert t.state["discards"] == ["3S", "2S", "7H", "KC", "QH"]
+
+
+def test_a_layout_with_both_cards_of_the_gates_suit_wins_once():
+    outcome = settle_coup(50, ["3S", "2S"], ["7H", "KC"], "5S", bets(("ben", "bottom", 5)), FOSTER)
+    assert outcome["settled"][0]["net"] == 5
+
+
+def test_the_bank_can_win_or_lose_both_layouts_with_one_gate():
+    both = settle_coup(
+        50, ["3S", "2H"], ["7H", "KC"], "QH", bets(("a", "bottom", 3), ("b", "top", 4)), FOSTER
+    )
+    assert both["winning"] == ["bottom", "top"] and both["bank"] == 43
+    none = settle_coup(
+        50, ["3S", "2H"], ["7H", "KC"], "QD", bets(("a", "bottom", 3), ("b", "top", 4)), FOSTER
+    )
+    assert none["winning"] == [] and none["bank"] == 57
+
+
+def test_the_sum_of_all_bets_may_never_exceed_the_bank():
+    t = MonteTable(min_bet=1, max_bet=50)
+    banker = t.start(bank=20)
+    players = [p for p in t.state["seats"] if p != banker]
+    t.do(monte.bet, players[0], "top", 15)
+    with pytest.raises(
+        RulesError, match="the bank holds 20 and 15 is already bet: the most you can bet is 5"
+    ):
+        t.do(monte.bet, players[1], "bottom", 6)
+    t.do(monte.bet, players[1], "bottom", 5)
+
+
+def test_tapping_the_bank_is_one_bet_equal_to_the_bank():
+    t = MonteTable(min_bet=1, max_bet=50)
+    banker = t.start(bank=20)
+    punter = next(p for p in t.state["seats"] if p != banker)
+    t.do(monte.bet, punter, "top", 20)
+    assert sum(b["amount"] for b in t.state["coup"]["bets"]) == 20
+
+
+def test_bets_respect_the_table_minimum_and_maximum():
+    t = MonteTable(min_bet=2, max_bet=10)
+    banker = t.start(bank=50)
+    punter = next(p for p in t.state["seats"] if p != banker)
+    with pytest.raises(RulesError, match="the table minimum is 2"):
+        t.do(monte.bet, punter, "top", 1)
+    with pytest.raises(RulesError, match="the table maximum is 10"):
+        t.do(monte.bet, punter, "top", 11)
+    with pytest.raises(RulesError, match="no layout"):
+        t.do(monte.bet, punter, "middle", 5)
+
+
+def test_no_shuffle_between_coups_a_40_card_deck_gives_exactly_8_coups_then_the_bank_passes():
+    t = MonteTable()
+    deck = FRENCH.shuffled()
+    banker = t.start(deck=deck)
+    seen = []
+    for number in range(1, 9):
+        coup = t.state["coup"]
+        assert coup["number"] == number
+        t.do(monte.turn_gate, banker)
+        seen += t.state["last_coup"]["bottom"] + t.state["last_coup"]["top"]
+        seen.append(t.state["last_coup"]["gate"])
+        if number < 8:
+            t.do(monte.next_coup, banker)
+    assert sorted(seen) == sorted(deck)
+    assert t.state["phase"] == monte.BANK
+    assert t.state["banker"] != banker and t.state["banks"][banker] == 1
+
+
+def test_the_bank_passes_to_the_left_and_the_new_bankers_deck_is_shuffled():
+    t = MonteTable(players=("anna", "ben", "cid"), short_bank=1)
+    t.start()  # anna draws the King
+    assert t.state["banker"] == "anna"
+    t.do(monte.turn_gate, "anna")
+    assert t.state["banker"] == "ben" and t.state["phase"] == monte.BANK
+    t.do(monte.put_up_bank, "ben", 40, NOW)
+    assert t.state["phase"] == monte.CUT and t.state["cutter"] == "cid"
+    fresh = list(t.state["deck"])
+    assert sorted(fresh) == sorted(FRENCH.codes)
+    t.do(monte.cut_deck, "cid", 10)
+    assert t.state["coup"]["top"] == fresh[10:12] and t.state["coups"] == 1
+
+
+def test_a_broken_bank_passes_at_once():
+    t = MonteTable(max_bet=10)
+    banker = t.start(bank=10, deck=monte_deck(["7H", "KC"], ["3S", "2S", "QH"]))
+    punter = next(p for p in t.state["seats"] if p != banker)
+    t.do(monte.bet, punter, "top", 10)
+    events = t.do(monte.turn_gate, banker)
+    assert events[-1]["type"] == "bank_passed" and events[-1]["why"] == "broken"
+    assert t.state["banker"] != banker
+
+
+def test_the_game_ends_when_everyone_has_banked_the_agreed_times_most_chips_wins():
+    t = MonteTable(players=("anna", "ben"), banks_each=2, short_bank=1)
+    t.start(bank=10)
+    turns = []
+    while t.state["phase"] != monte.FINISHED:
+        banker = t.state["banker"]
+        if t.state["phase"] == monte.BANK:
+            t.do(monte.put_up_bank, banker, 10, NOW)
+            if t.state["phase"] == monte.CUT:
+                t.do(monte.cut_deck, t.state["cutter"], 3)
+        turns.append(banker)
+        punter = next(p for p in t.state["seats"] if p != banker)
+        t.do(monte.bet, punter, "top", 5)
+        t.do(monte.turn_gate, banker)
+    assert turns == ["anna", "ben", "anna", "ben"]
+    rows = monte.standings(t.state)
+    assert rows[0]["chips"] == max(p["chips"] for p in t.state["players"].values())
+    assert sum(r["chips"] for r in rows) == 200
+
+
+def test_two_card_monte_one_card_each_13_coups_the_last_card_unused():
+    t = MonteTable(two_card=True)
+    deck = FRENCH.shuffled()
+    banker = t.start(deck=deck)
+    coup = t.state["coup"]
+    assert coup["bottom"] == [deck[-1]] and coup["top"] == [deck[0]]
+    for number in range(1, 14):
+        t.do(monte.turn_gate, banker)
+        if number < 13:
+            assert t.state["last_coup"]["gate"] == deck[-2 * number]
+            t.do(monte.next_coup, banker)
+    assert t.state["phase"] == monte.BANK
+    assert len(t.state["discards"]) == 39
+    assert set(deck) - set(t.state["discards"]) == {deck[13]}  # the last card, unused
+
+
+def test_generous_banker_pays_three_to_one_when_both_layouts_and_the_gate_share_a_suit():
+    options = {"two_card": True, "generous": True}
+    outcome = settle_coup(
+        50, ["3S"], ["KS"], "7S", bets(("a", "bottom", 2), ("b", "top", 4)), options
+    )
+    assert [s["net"] for s in outcome["settled"]] == [6, 12]
+    plain = settle_coup(50, ["3S"], ["KH"], "7S", bets(("a", "bottom", 2)), options)
+    assert plain["settled"][0]["net"] == 2
+
+
+def test_generous_banker_only_in_two_card_monte():
+    with pytest.raises(RulesError, match="two-card"):
+        monte.new_table({"generous": True})
+
+
+def test_a_generous_bank_short_pays_the_smallest_stake_first_covered_by_what_it_holds():
+    options = {"two_card": True, "generous": True}
+    placed = bets(("a", "top", 5), ("b", "bottom", 3), ("c", "top", 2))
+    outcome = settle_coup(10, ["3S"], ["KS"], "7S", placed, options)
+    assert [(s["bet"], s["result"], s["net"]) for s in outcome["settled"]] == [
+        (2, "won", 6),
+        (1, "won", 4),
+        (0, "void", 0),
+    ]
+    assert outcome["bank"] == 0
+
+
+def test_short_bank_passes_after_n_coups():
+    assert monte.max_coups({"short_bank": 5}) == 5
+    assert monte.max_coups({"short_bank": 20}) == 8
+
+
+def test_private_circle_deals_at_most_six_coups_so_ten_cards_stay_unseen():
+    assert monte.max_coups({"private_circle": True}) == 6
+    assert 40 - 6 * 5 == 10
+
+
+def test_each_layout_counts_the_unseen_cards_that_win_for_it():
+    t = MonteTable()
+    t.start(deck=monte_deck(["7H", "KC"], ["3S", "2S"]))
+    assert monte.unseen_counts(t.state) == {"bottom": 8, "top": 18}
+
+
+def test_the_banker_does_not_bet_and_only_the_banker_turns_the_gate():
+    t = MonteTable()
+    banker = t.start()
+    punter = next(p for p in t.state["seats"] if p != banker)
+    with pytest.raises(RulesError, match="banker does not bet"):
+        t.do(monte.bet, banker, "top", 5)
+    with pytest.raises(RulesError, match="only the banker"):
+        t.do(monte.turn_gate, punter)
