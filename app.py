@@ -1,0 +1,3 @@
+from montones import create_app
+
+app = create_app()

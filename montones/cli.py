@@ -1,0 +1,104 @@
+"""The ``montones`` command: ``serve`` runs the table, ``replay`` settles a scenario file.
+
+Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rules engine alone.
+"""
+
+import argparse
+import json
+import socket
+import sys
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="montones", description="A local night of Montones and Monte Bank, for chips only."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the table on this machine's network")
+    serve.add_argument("--host", default="0.0.0.0", help="address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=8000, help="port to bind (default: %(default)s)")
+    serve.add_argument(
+        "--public-url", metavar="URL", help="join URL to show, instead of the detected LAN address"
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=64,
+        help="worker threads; each open live stream holds one (default: %(default)s)",
+    )
+    serve.set_defaults(run=_serve)
+
+    replay = commands.add_parser("replay", help="settle a scenario file and print the result")
+    replay.add_argument("file", metavar="FILE", help="scenario JSON (see SCENARIOS.md)")
+    replay.set_defaults(run=_replay)
+
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+def _replay(args):
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+        from montones.rules.scenario import replay
+
+        result = replay(data)
+    except json.JSONDecodeError as e:
+        return _fail(f"{args.file} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})")
+    except OSError as e:
+        return _fail(f"cannot read {args.file}: {e.strerror or e}")
+    except UnicodeDecodeError as e:
+        return _fail(f"{args.file} is not UTF-8 text ({e.reason} at byte {e.start})")
+    except ValueError as e:
+        return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def _fail(message):
+    print(f"montones replay: {message}", file=sys.stderr)
+    return 2
+
+
+def _serve(args):
+    url = args.public_url or f"http://{_lan_ip()}:{args.port}/"
+    _print_join(url)
+
+    from gunicorn.app.base import BaseApplication
+
+    from montones import create_app
+
+    class Server(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("workers", 1)
+            self.cfg.set("threads", args.threads)
+
+        def load(self):
+            return create_app()
+
+    Server().run()
+    return 0
+
+
+def _lan_ip():
+    """The address other devices on the LAN reach this machine at.
+
+    connect() on a UDP socket only picks the route and the source address; no packet is sent.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def _print_join(url):
+    import segno
+
+    print(f"\nJoin from a phone on the same network: {url}\n")
+    segno.make(url).terminal(compact=True)
+    print(flush=True)

@@ -1,0 +1,79 @@
+"""The Flask application factory (imported lazily by :func:`montones.create_app`)."""
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from babel import Locale
+from flask import Flask, current_app, request, session
+from flask_babel import get_locale
+
+from montones import views
+from montones.config import Config
+from montones.extensions import babel, db, htmx
+
+# templates/ and static/ are top-level folders of the checkout (the project is installed editable).
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config=None):
+    """Create the app; ``test_config`` (a config class or a mapping) is applied over ``Config``."""
+    app = Flask(
+        "montones",
+        instance_relative_config=True,
+        template_folder=str(REPO_ROOT / "templates"),
+        static_folder=str(REPO_ROOT / "static"),
+    )
+    app.config.from_object(Config)
+    if isinstance(test_config, Mapping):
+        app.config.from_mapping(test_config)
+    elif test_config is not None:
+        app.config.from_object(test_config)
+
+    instance = Path(app.instance_path)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret_key(instance)
+    if not app.config["SQLALCHEMY_DATABASE_URI"]:
+        instance.mkdir(parents=True, exist_ok=True)
+        app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'montones.sqlite'}"
+
+    db.init_app(app)
+    babel.init_app(app, locale_selector=_select_locale)
+    htmx.init_app(app)
+    app.before_request(_remember_lang)
+    # Each language is named in itself, for the switch in base.html.
+    languages = {
+        code: Locale.parse(code).get_display_name(code).capitalize()
+        for code in app.config["LANGUAGES"]
+    }
+    app.context_processor(lambda: {"current_locale": str(get_locale()), "languages": languages})
+    views.init_app(app)
+    return app
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """The key kept in the instance folder, made on first start so sessions survive restarts."""
+    instance.mkdir(parents=True, exist_ok=True)
+    path = instance / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def _remember_lang():
+    lang = request.args.get("lang")
+    if lang in current_app.config["LANGUAGES"]:
+        session["lang"] = lang
+
+
+def _select_locale():
+    languages = current_app.config["LANGUAGES"]
+    if session.get("lang") in languages:
+        return session["lang"]
+    return request.accept_languages.best_match(languages)
