@@ -5,6 +5,7 @@ Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rul
 
 import argparse
 import json
+import os
 import socket
 import sys
 
@@ -62,7 +63,10 @@ def _fail(message):
 
 
 def _serve(args):
-    url = args.public_url or f"http://{_lan_ip()}:{args.port}/"
+    address = args.host if args.host not in ("0.0.0.0", "::") else _lan_ip()
+    url = args.public_url or f"http://{address}:{args.port}/"
+    # The TV shows this address in its QR code, whatever address the TV itself was opened on.
+    os.environ["MONTONES_PUBLIC_URL"] = url
     _print_join(url)
 
     from gunicorn.app.base import BaseApplication

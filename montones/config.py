@@ -12,6 +12,8 @@ class Config:
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL")
     BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", "en")
     LANGUAGES = ["es", "en"]
+    # The address phones join at (``montones serve`` sets it); by default the one the request used.
+    PUBLIC_URL = os.environ.get("MONTONES_PUBLIC_URL")
 
 
 class TestConfig(Config):

@@ -9,7 +9,7 @@ from babel import Locale
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from montones import views
+from montones import models, security, views
 from montones.config import Config
 from montones.extensions import babel, db, htmx
 
@@ -48,7 +48,9 @@ def create_app(test_config=None):
         for code in app.config["LANGUAGES"]
     }
     app.context_processor(lambda: {"current_locale": str(get_locale()), "languages": languages})
+    security.init_app(app)
     views.init_app(app)
+    models.init_app(app)
     return app
 
 

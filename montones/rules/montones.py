@@ -40,6 +40,7 @@ DEFAULT_SETTINGS = {
 
 # Phases: auction -> cut -> heaps -> betting -> settled -> (cut | auction)
 AUCTION, CUT, HEAPS, BETTING, SETTLED = "auction", "cut", "heaps", "betting", "settled"
+FINISHED = "finished"
 
 
 # --- who wins against whom ---------------------------------------------------------------
@@ -306,6 +307,32 @@ def leave(state: State, events: Events, pid: str) -> None:
     events.append({"type": "left", "player": pid})
 
 
+@_action
+def finish(state: State, events: Events) -> None:
+    """The night is over: open bets go back, a running bank returns to its banker."""
+    hand = state["hand"]
+    if hand and state["phase"] == BETTING:
+        for placed in list(hand["bets"]):
+            _return_bet(state, hand, placed)
+    if state["bank"]:
+        _close_bank(state, events, "table ended")
+    state["phase"] = FINISHED
+    events.append({"type": "finished"})
+
+
+def standings(state: State) -> list[dict]:
+    """Players by chips, most first, with shared places for equal chips."""
+    rows = [
+        {"player": pid, "name": p["name"], "chips": p["chips"]}
+        for pid, p in state["players"].items()
+    ]
+    rows.sort(key=lambda row: -row["chips"])
+    for i, row in enumerate(rows):
+        same = i and row["chips"] == rows[i - 1]["chips"]
+        row["place"] = rows[i - 1]["place"] if same else i + 1
+    return rows
+
+
 # --- the bank ----------------------------------------------------------------------------
 
 
@@ -323,6 +350,31 @@ def offer_bank(state: State, events: Events, pid: str, amount: int) -> None:
     if pid in state["auction"]["passed"]:
         state["auction"]["passed"].remove(pid)
     events.append({"type": "offered", "player": pid, "amount": amount})
+
+
+@_action
+def pass_bank(state: State, events: Events, pid: str) -> None:
+    """Decline to offer for the bank (withdrawing an offer already made)."""
+    _require_phase(state, AUCTION)
+    _player(state, pid)
+    state["auction"]["offers"].pop(pid, None)
+    if pid not in state["auction"]["passed"]:
+        state["auction"]["passed"].append(pid)
+    events.append({"type": "passed", "player": pid})
+
+
+def auction_complete(state: State) -> bool:
+    """Every player who can offer has offered or passed, and someone offered."""
+    auction = state["auction"]
+    waiting = [
+        pid
+        for pid in state["seats"]
+        if not state["players"][pid].get("left")
+        and not state["players"][pid]["sitting_out"]
+        and pid not in auction["offers"]
+        and pid not in auction["passed"]
+    ]
+    return bool(auction["offers"]) and not waiting
 
 
 @_action
@@ -678,6 +730,7 @@ def close_bets(state: State, events: Events, pid: str) -> None:
         if line["kind"] != "whole_bank"
     )
     hand["result"] = {
+        "version": state["version"] + 1,  # the version this action makes: screens animate it once
         "cards": cards,
         "bank_before": bank_before,
         "short": short,
@@ -776,3 +829,153 @@ def keep_heaps(
     }
     state["phase"] = BETTING
     events.append({"type": "heaps_kept", "split": split_heap, "heaps": len(heaps)})
+
+
+# --- what a seat may see ---------------------------------------------------------------------
+
+
+def view(state: State, seat: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The table as one seat sees it (``seat=None``: the TV and spectators).
+
+    The deck order and the heaps' cards stay hidden until the heaps are turned; each seat learns
+    which actions the rules allow it now, so a screen offers only those.
+    """
+    bank = state["bank"]
+    banker = bank["banker"] if bank else None
+    hand = state["hand"]
+    phase = state["phase"]
+    result = hand["result"] if hand else None
+    names = {pid: p["name"] for pid, p in state["players"].items()}
+    turned = {} if not result else {line["bet"]: line for line in result["settled"]}
+
+    heaps = []
+    if hand and hand["heaps"]:
+        for number, cards in enumerate(hand["heaps"], start=1):
+            bets = [
+                {
+                    **b,
+                    "name": names[b["player"]],
+                    "mine": b["player"] == seat,
+                    "line": turned.get(b["id"]),
+                }
+                for b in hand["bets"]
+                if b["heap"] == number
+            ]
+            card = cards[-1] if result else None
+            heaps.append(
+                {
+                    "number": number,
+                    "size": len(cards),
+                    "card": card,
+                    "is_bank_heap": number == hand["bank_heap"],
+                    "bets": bets,
+                    "money": sum(b["amount"] or 0 for b in bets),
+                    "wins": None
+                    if not result or number == hand["bank_heap"]
+                    else heap_wins(result["bank_card"], card),
+                    "lifted": result["order"].index(number) + 1
+                    if result and number in result["order"]
+                    else None,
+                }
+            )
+
+    players = [
+        {
+            "id": pid,
+            "name": p["name"],
+            "chips": p["chips"],
+            "sitting_out": p["sitting_out"],
+            "is_banker": pid == banker,
+            "is_cutter": hand is not None and phase == CUT and pid == hand["cutter"],
+            "offer": state["auction"]["offers"].get(pid),
+            "passed": pid in state["auction"]["passed"],
+            "staked": sum(b["amount"] or 0 for b in hand["bets"] if b["player"] == pid)
+            if hand and phase == BETTING
+            else 0,
+        }
+        for pid, p in state["players"].items()
+        if not p.get("left")
+    ]
+    shown = {
+        "game": "montones",
+        "version": state["version"],
+        "phase": phase,
+        "hand": hand["number"] if hand else None,
+        "players": players,
+        "bank": None
+        if not bank
+        else {
+            **bank,
+            "name": names[bank["banker"]],
+            "ends_at": bank["opened_at"] + 60 * state["settings"]["tenure_minutes"],
+            "closing": now is not None and bank_closing(state, now),
+        },
+        "cutter": hand["cutter"] if hand and phase == CUT else None,
+        "cutter_name": names.get(hand["cutter"]) if hand and phase == CUT else None,
+        "cut_deadline": hand["cut_started"] + state["settings"]["cut_timeout"]
+        if hand and phase == CUT
+        else None,
+        "cut": hand["cut"] if hand else None,
+        "heaps": heaps,
+        "bank_heap": hand["bank_heap"] if hand else None,
+        "declared": hand["declared"] if hand else False,
+        "rey_kept": hand.get("rey_kept", False) if hand else False,
+        "result": result
+        and {
+            **result,
+            "settled": [{**line, "name": names[line["player"]]} for line in result["settled"]],
+        },
+        "settings": state["settings"],
+        "me": None,
+    }
+    if seat in state["players"] and not state["players"][seat].get("left"):
+        shown["me"] = _my_view(state, seat, now)
+    return shown
+
+
+def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
+    player = state["players"][seat]
+    bank = state["bank"]
+    hand = state["hand"]
+    phase = state["phase"]
+    is_banker = bank is not None and bank["banker"] == seat
+    can: set[str] = set()
+    if phase == AUCTION and not player["sitting_out"]:
+        can |= {"offer", "pass"}
+    elif phase == CUT and hand["cutter"] == seat:
+        can.add("cut")
+    elif phase == HEAPS and is_banker:
+        can.add("heaps")
+    elif phase == BETTING and is_banker:
+        can.add("close")
+    elif phase == BETTING and not player["sitting_out"]:
+        can |= {"bet", "against", "choose", "withdraw"}
+        if not hand["declared"]:
+            can.add("declare")
+    elif phase == SETTLED and is_banker:
+        closing = now is not None and bank_closing(state, now)
+        if bank["amount"] == 0 and not closing:
+            can |= {"abona", "close_bank"}
+        else:
+            can.add("next")
+        if (
+            not closing
+            and bank["amount"] > 0
+            and hand["result"]["bank_card"][0] == REY
+            and sum(1 for h in hand["heaps"] if len(h) > 1) >= 2
+        ):
+            can.add("keep")
+    if is_banker and bank["last_hands"] is None and phase != AUCTION:
+        can.add("tres")
+    if not is_banker and phase != FINISHED:
+        can.add("sit_in" if player["sitting_out"] else "sit_out")
+    return {
+        "id": seat,
+        "name": player["name"],
+        "chips": player["chips"],
+        "sitting_out": player["sitting_out"],
+        "is_banker": is_banker,
+        "bets": [b for b in hand["bets"] if b["player"] == seat] if hand else [],
+        "offer": state["auction"]["offers"].get(seat),
+        "can": sorted(can),
+    }

@@ -1,7 +1,8 @@
-"""Blueprints by audience: lobby, then play (phones), tv, live, host."""
+"""Blueprints by audience: lobby, play (phones), tv, live, host."""
 
-from montones.views import lobby
+from montones.views import host, live, lobby, play, tv
 
 
 def init_app(app):
-    app.register_blueprint(lobby.bp)
+    for module in (lobby, play, tv, live, host):
+        app.register_blueprint(module.bp)

@@ -629,3 +629,13 @@ def test_players_join_between_hands_and_sit_out():
     t.do(montones.bet, "fay", 1, 5)
     with pytest.raises(RulesError, match="already at the table"):
         t.do(montones.join, "x", "fay", 50)
+
+
+def test_the_auction_is_complete_when_everyone_has_offered_or_passed():
+    t = Table(players=("ana", "ben"))
+    t.do(montones.offer_bank, "ana", 10)
+    assert not montones.auction_complete(t.state)
+    t.do(montones.pass_bank, "ben")
+    assert montones.auction_complete(t.state)
+    t.do(montones.pass_bank, "ana")  # passing withdraws an offer
+    assert not montones.auction_complete(t.state)

@@ -1,0 +1,116 @@
+"""What the database keeps: tables, players, the chip ledger and the action log.
+
+A table's whole game state is one JSON document on its row (the rules engine's state, plain
+data); the ledger and the action log are append-only and written in the same transaction as
+the state they belong to.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from montones.extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class GameTable(db.Model):
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)  # the room code on the TV
+    game: Mapped[str] = mapped_column(String(16))  # "montones" or "monte"
+    name: Mapped[str] = mapped_column(String(60))
+    host_hash: Mapped[str] = mapped_column(String(64))  # sha256 of the host secret
+    starting_chips: Mapped[int]
+    state: Mapped[dict] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=0)
+    paused: Mapped[bool] = mapped_column(default=False)
+    ended_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat"),
+        UniqueConstraint("table_id", "rejoin_code"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    seat: Mapped[str] = mapped_column(String(12))  # the player's id in the game state
+    name: Mapped[str] = mapped_column(String(24))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie secret
+    rejoin_code: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LedgerEntry(db.Model):
+    """One chip movement. The entries of one ``version`` of a table sum to zero."""
+
+    __tablename__ = "ledger"
+    __table_args__ = (Index("ix_ledger_table_version", "table_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    version: Mapped[int]
+    account: Mapped[str] = mapped_column(String(32))  # "player:p1", "bank", "stakes", "house"
+    amount: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Action(db.Model):
+    """Every accepted action, with the version of the table it produced."""
+
+    __tablename__ = "actions"
+    __table_args__ = (
+        UniqueConstraint("table_id", "version"),
+        UniqueConstraint("table_id", "nonce"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    version: Mapped[int]
+    actor: Mapped[str] = mapped_column(String(12))  # a seat, "host" or "system"
+    kind: Mapped[str] = mapped_column(String(24))
+    params: Mapped[dict] = mapped_column(JSON)
+    events: Mapped[list] = mapped_column(JSON)
+    nonce: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+def init_app(app) -> None:
+    """Create the tables; on SQLite, turn on WAL and a busy timeout, and let writers BEGIN IMMEDIATE."""
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name == "sqlite":
+            _tune_sqlite(engine)
+        db.create_all()
+
+
+def _tune_sqlite(engine) -> None:
+    from sqlalchemy import event
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Let SQLAlchemy, not the sqlite3 module, decide when a transaction begins.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        # A writer takes the write lock before it reads, so two writers never deadlock on an
+        # upgrade from a read lock (which SQLite reports as "database is locked" at once).
+        immediate = connection.get_execution_options().get("sqlite_immediate")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

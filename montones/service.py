@@ -1,0 +1,431 @@
+"""Where a request becomes a rules action, inside one database transaction.
+
+Views parse the request and call a function here; this module loads the table under a write
+lock, checks who may act, runs the rules engine, and stores the new state together with its
+action-log row and its ledger entries, then tells the live channel. Nothing else writes a
+table's state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+
+from montones import live
+from montones.extensions import db
+from montones.models import Action, GameTable, LedgerEntry, Player, utcnow
+from montones.rules import RulesError, monte, montones
+
+GAMES = {"montones": montones, "monte": monte}
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
+REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+class ServiceError(ValueError):
+    """A refusal, worded for the person who asked. Nothing was changed."""
+
+    status = 422
+
+
+class NotAllowed(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Stale(ServiceError):
+    """The screen that sent the request showed an older stage of the table."""
+
+    status = 409
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a seated player (``seat``), the host, or both on one phone."""
+
+    seat: str | None = None
+    is_host: bool = False
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def get_table(code: str) -> GameTable:
+    table = db.session.execute(
+        select(GameTable).where(GameTable.code == (code or "").upper())
+    ).scalar_one_or_none()
+    if table is None:
+        raise NotFound("There is no table with that code.")
+    return table
+
+
+def player_by_token(table: GameTable, token: str | None) -> Player | None:
+    if not token:
+        return None
+    player = db.session.execute(
+        select(Player).where(Player.token_hash == _hash(token), Player.table_id == table.id)
+    ).scalar_one_or_none()
+    if player is None or table.state["players"].get(player.seat, {}).get("left"):
+        return None
+    return player
+
+
+def is_host(table: GameTable, secret: str | None) -> bool:
+    return bool(secret) and secrets.compare_digest(_hash(secret), table.host_hash)
+
+
+def stage(state: dict) -> str:
+    """What a screen was showing: a request made for another stage is stale."""
+    if state["game"] == "montones":
+        return f"{state['hands']}-{state['phase']}"
+    return f"{state['banker']}-{state['coups']}-{state['phase']}"
+
+
+def ledger_totals(table: GameTable) -> dict[str, int]:
+    rows = db.session.execute(
+        select(LedgerEntry.account, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.table_id == table.id)
+        .group_by(LedgerEntry.account)
+    ).all()
+    return {account: int(total) for account, total in rows}
+
+
+def balances(state: dict) -> dict[str, int]:
+    """Where every chip of a table is: players, the bank, stakes on the table."""
+    accounts = {f"player:{pid}": p["chips"] for pid, p in state["players"].items()}
+    if state["game"] == "montones":
+        accounts["bank"] = state["bank"]["amount"] if state["bank"] else 0
+        bets = state["hand"]["bets"] if state["hand"] and state["phase"] == "betting" else []
+    else:
+        accounts["bank"] = state["bank"]
+        bets = state["coup"]["bets"] if state["coup"] and state["phase"] == "betting" else []
+    accounts["stakes"] = sum(b["amount"] or 0 for b in bets)
+    return accounts
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+@contextmanager
+def _locked(code: str):
+    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
+    db.session.rollback()  # end any read transaction this request has open
+    if db.engine.dialect.name == "sqlite":
+        db.session.connection(execution_options={"sqlite_immediate": True})
+    table = db.session.execute(
+        select(GameTable).where(GameTable.code == (code or "").upper()).with_for_update()
+    ).scalar_one_or_none()
+    if table is None:
+        db.session.rollback()
+        raise NotFound("There is no table with that code.")
+    try:
+        yield table
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    live.publish(table.id, table.version)
+
+
+def _record(
+    table: GameTable,
+    new_state: dict,
+    events: list,
+    actor: str,
+    kind: str,
+    params: dict,
+    nonce: str | None = None,
+) -> None:
+    """Store a new state with its action row and the ledger entries of what moved."""
+    before, after = balances(table.state), balances(new_state)
+    moves = {
+        account: after.get(account, 0) - before.get(account, 0)
+        for account in set(before) | set(after)
+    }
+    moves = {account: amount for account, amount in moves.items() if amount}
+    issued = sum(moves.values())
+    if issued and kind not in ("join", "top_up"):
+        raise RuntimeError(f"{kind} would create or destroy {issued} chips")
+    if issued:
+        moves["house"] = -issued
+    version = new_state["version"]
+    for account, amount in sorted(moves.items()):
+        db.session.add(
+            LedgerEntry(table_id=table.id, version=version, account=account, amount=amount)
+        )
+    db.session.add(
+        Action(
+            table_id=table.id,
+            version=version,
+            actor=actor,
+            kind=kind,
+            params=params,
+            events=events,
+            nonce=nonce,
+        )
+    )
+    table.state = new_state
+    table.version = version
+
+
+def _bump(state: dict) -> dict:
+    return {**state, "version": state["version"] + 1}
+
+
+def create_table(
+    game: str, name: str, starting_chips: int, settings: dict
+) -> tuple[GameTable, str]:
+    """A new table, and the host secret (shown once, kept only as a hash)."""
+    if game not in GAMES:
+        raise ServiceError("Choose Montones or Monte.")
+    name = (name or "").strip()[:60] or ("Montones" if game == "montones" else "Monte")
+    if not isinstance(starting_chips, int) or not 1 <= starting_chips <= 1_000_000:
+        raise ServiceError("Starting chips must be between 1 and 1,000,000.")
+    try:
+        state = GAMES[game].new_table(settings)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    secret = secrets.token_urlsafe(24)
+    for _ in range(20):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+        if db.session.execute(select(GameTable.id).where(GameTable.code == code)).first() is None:
+            break
+    else:
+        raise ServiceError("Could not find a free room code; try again.")
+    table = GameTable(
+        code=code,
+        game=game,
+        name=name,
+        host_hash=_hash(secret),
+        starting_chips=starting_chips,
+        state=state,
+        version=state["version"],
+    )
+    db.session.add(table)
+    db.session.commit()
+    return table, secret
+
+
+def join(code: str, name: str) -> tuple[Player, str]:
+    """Seat a new player with the starting chips; returns the player and their cookie secret."""
+    token = secrets.token_urlsafe(24)
+    with _locked(code) as table:
+        if table.ended_at:
+            raise ServiceError("This table has ended.")
+        seat = f"p{len(table.state['players']) + 1}"
+        engine = GAMES[table.game]
+        try:
+            new_state, events = engine.join(table.state, seat, name, table.starting_chips)
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        taken = set(
+            db.session.execute(
+                select(Player.rejoin_code).where(Player.table_id == table.id)
+            ).scalars()
+        )
+        rejoin = _rejoin_code(taken)
+        player = Player(
+            table_id=table.id,
+            seat=seat,
+            name=new_state["players"][seat]["name"],
+            token_hash=_hash(token),
+            rejoin_code=rejoin,
+        )
+        db.session.add(player)
+        _record(table, new_state, events, seat, "join", {"name": player.name})
+    return player, token
+
+
+def _rejoin_code(taken: set[str]) -> str:
+    while True:
+        code = "".join(secrets.choice(REJOIN_ALPHABET) for _ in range(6))
+        if code not in taken:
+            return code
+
+
+def rejoin(code: str, rejoin_code: str) -> tuple[Player, str]:
+    """Take one's seat back on another device: the old device's cookie stops working."""
+    table = get_table(code)
+    player = db.session.execute(
+        select(Player).where(
+            Player.table_id == table.id, Player.rejoin_code == (rejoin_code or "").strip().upper()
+        )
+    ).scalar_one_or_none()
+    if player is None or table.state["players"][player.seat].get("left"):
+        raise ServiceError("That rejoin code does not match a seat at this table.")
+    token = secrets.token_urlsafe(24)
+    player.token_hash = _hash(token)
+    db.session.commit()
+    return player, token
+
+
+@dataclass
+class _Spec:
+    role: str  # "player" (the engine checks banker or cutter) or "host"
+    call: Callable[..., tuple[dict, list]]
+    params: tuple[str, ...] = field(default=())
+
+
+def _montones_actions() -> dict[str, _Spec]:
+    m = montones
+    return {
+        "offer": _Spec("player", lambda s, a, p, now: m.offer_bank(s, a, p["amount"]), ("amount",)),
+        "pass": _Spec("player", lambda s, a, p, now: m.pass_bank(s, a)),
+        "cut": _Spec("player", lambda s, a, p, now: m.cut_deck(s, a, p["position"]), ("position",)),
+        "heaps": _Spec("player", lambda s, a, p, now: m.make_heaps(s, a, p["count"]), ("count",)),
+        "bet": _Spec(
+            "player", lambda s, a, p, now: m.bet(s, a, p["heap"], p["amount"]), ("heap", "amount")
+        ),
+        "against": _Spec(
+            "player",
+            lambda s, a, p, now: m.bet_against(s, a, p["heap"], p["amount"]),
+            ("heap", "amount"),
+        ),
+        "declare": _Spec("player", lambda s, a, p, now: m.declare(s, a, p["heap"]), ("heap",)),
+        "withdraw": _Spec("player", lambda s, a, p, now: m.withdraw(s, a, p["bet"]), ("bet",)),
+        "choose": _Spec(
+            "player", lambda s, a, p, now: m.choose_bank_heap(s, a, p["heap"]), ("heap",)
+        ),
+        "close": _Spec("player", lambda s, a, p, now: m.close_bets(s, a)),
+        "next": _Spec("player", lambda s, a, p, now: m.next_hand(s, a, now)),
+        "keep": _Spec("player", lambda s, a, p, now: m.keep_heaps(s, a, p["heap"], now), ("heap",)),
+        "abona": _Spec(
+            "player", lambda s, a, p, now: m.se_abona(s, a, p["amount"], now), ("amount",)
+        ),
+        "close_bank": _Spec("player", lambda s, a, p, now: m.close_bank(s, a)),
+        "tres": _Spec("player", lambda s, a, p, now: m.tres_ultimas_manos(s, a)),
+        "sit_out": _Spec("player", lambda s, a, p, now: m.sit_out(s, a, True)),
+        "sit_in": _Spec("player", lambda s, a, p, now: m.sit_out(s, a, False)),
+        "close_auction": _Spec("host", lambda s, a, p, now: m.close_auction(s, now)),
+        "kick": _Spec("host", lambda s, a, p, now: m.leave(s, p["seat"]), ("seat",)),
+        "top_up": _Spec(
+            "host", lambda s, a, p, now: m.top_up(s, p["seat"], p["amount"]), ("seat", "amount")
+        ),
+    }
+
+
+ACTIONS = {"montones": _montones_actions()}
+
+
+def act(
+    code: str,
+    actor: Actor,
+    kind: str,
+    params: dict[str, Any],
+    *,
+    stage_seen: str | None = None,
+    nonce: str | None = None,
+) -> GameTable:
+    """Run one action for ``actor`` on table ``code``; raise a :class:`ServiceError` if refused."""
+    with _locked(code) as table:
+        specs = ACTIONS.get(table.game, {})
+        spec = specs.get(kind)
+        if spec is None:
+            raise ServiceError("That is not something you can do at this table.")
+        if nonce and _seen_nonce(table, nonce):
+            return table  # a double click: the first one already did it
+        if table.ended_at:
+            raise ServiceError("This table has ended.")
+        if spec.role == "host":
+            if not actor.is_host:
+                raise NotAllowed("Only the host can do that.")
+            who = "host"
+        else:
+            if actor.seat is None or actor.seat not in table.state["players"]:
+                raise NotAllowed("Join the table first.")
+            if table.state["players"][actor.seat].get("left"):
+                raise NotAllowed("You are no longer at this table.")
+            if table.paused:
+                raise ServiceError("The host has paused the table.")
+            who = actor.seat
+        if stage_seen is not None and stage_seen != stage(table.state):
+            raise Stale("The table moved on before your tap arrived: here it is now.")
+        missing = [name for name in spec.params if name not in params]
+        if missing:
+            raise ServiceError(f"Missing {', '.join(missing)}.")
+        try:
+            new_state, events = spec.call(table.state, who, params, time.time())
+        except RulesError as error:
+            raise ServiceError(_sentence(str(error))) from None
+        _record(table, new_state, events, who, kind, {k: params[k] for k in spec.params}, nonce)
+        _follow_up(table)
+    return table
+
+
+def _follow_up(table: GameTable) -> None:
+    """What happens by itself after an action: an auction everyone answered closes."""
+    state = table.state
+    if table.game == "montones" and state["phase"] == montones.AUCTION:
+        if montones.auction_complete(state):
+            new_state, events = montones.close_auction(state, time.time())
+            _record(table, new_state, events, "system", "close_auction", {})
+
+
+def _seen_nonce(table: GameTable, nonce: str) -> bool:
+    found = db.session.execute(
+        select(Action.id).where(Action.table_id == table.id, Action.nonce == nonce)
+    ).first()
+    return found is not None
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+def tick(code: str) -> None:
+    """Apply what the clock decides: a punter who did not cut in time is skipped."""
+    table = get_table(code)
+    if not _cut_overdue(table.state):
+        return
+    with _locked(code) as table:
+        if _cut_overdue(table.state):
+            engine = GAMES[table.game]
+            new_state, events = engine.cut_timed_out(table.state, time.time())
+            _record(table, new_state, events, "system", "cut_timeout", {})
+
+
+def cut_deadline(state: dict) -> float | None:
+    if state["phase"] != "cut":
+        return None
+    started = state["hand"]["cut_started"] if state["game"] == "montones" else state["cut_started"]
+    return started + state["settings"]["cut_timeout"]
+
+
+def _cut_overdue(state: dict) -> bool:
+    deadline = cut_deadline(state)
+    return deadline is not None and time.time() >= deadline
+
+
+def host_action(code: str, actor: Actor, kind: str) -> GameTable:
+    """Pause, resume or end a table: the host's own switches, outside the rules."""
+    with _locked(code) as table:
+        if not actor.is_host:
+            raise NotAllowed("Only the host can do that.")
+        if table.ended_at:
+            raise ServiceError("This table has ended.")
+        if kind == "pause":
+            table.paused = True
+            new_state, events = _bump(table.state), [{"type": "paused"}]
+        elif kind == "resume":
+            table.paused = False
+            new_state, events = _bump(table.state), [{"type": "resumed"}]
+        elif kind == "end":
+            table.ended_at = utcnow()
+            new_state, events = GAMES[table.game].finish(table.state)
+        else:
+            raise ServiceError("That is not something the host can do.")
+        _record(table, new_state, events, "host", kind, {})
+    return table

@@ -1,0 +1,76 @@
+"""What every audience's views share: who is asking, form parsing, region rendering."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from flask import current_app, make_response, redirect, request, session, url_for
+from flask_babel import gettext as _
+from jinja2_fragments.flask import render_block
+
+from montones import service
+from montones.rules import monte, montones
+
+ENGINES = {"montones": montones, "monte": monte}
+
+
+def remember(kind: str, code: str, secret: str) -> None:
+    """Keep a seat token ("seats") or a host secret ("hosts") for a table in the session."""
+    kept = dict(session.get(kind, {}))
+    kept[code] = secret
+    session[kind] = kept
+    session.permanent = True
+
+
+def actor_for(table) -> tuple[service.Actor, object | None]:
+    player = service.player_by_token(table, session.get("seats", {}).get(table.code))
+    host = service.is_host(table, session.get("hosts", {}).get(table.code))
+    return service.Actor(seat=player.seat if player else None, is_host=host), player
+
+
+def int_field(source, name: str, label: str) -> int:
+    raw = (source.get(name) or "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise service.ServiceError(
+            _("%(label)s must be a whole number.", label=label)
+            if raw
+            else _("%(label)s is missing.", label=label)
+        ) from None
+
+
+def table_view(table, seat=None) -> dict:
+    return ENGINES[table.game].view(table.state, seat, time.time())
+
+
+def render_regions(template: str, blocks: list[str], status: int = 200, **context):
+    """The named blocks of a page, the first swapped in place and the rest out of band."""
+    context.setdefault("nonce", secrets.token_urlsafe(12))
+    html = "".join(
+        render_block(template, block, oob=(i > 0 or context.get("all_oob", False)), **context)
+        for i, block in enumerate(blocks)
+    )
+    response = make_response(html, status)
+    response.headers["Vary"] = "HX-Request"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def join_url(table) -> str:
+    public = current_app.config.get("PUBLIC_URL")
+    path = url_for("play.join", code=table.code)
+    return (
+        public.rstrip("/") + path
+        if public
+        else url_for("play.join", code=table.code, _external=True)
+    )
+
+
+def back_to(endpoint: str, **values):
+    return redirect(url_for(endpoint, **values), code=303)
+
+
+def wants_fragment() -> bool:
+    return request.headers.get("HX-Request") == "true"

@@ -1,0 +1,191 @@
+"""The phones: joining a table, the player's screen and everything a player does."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import Blueprint, Response, abort, flash, render_template, request
+from flask_babel import gettext as _
+
+from montones import service
+from montones.views.common import (
+    ENGINES,
+    actor_for,
+    back_to,
+    int_field,
+    join_url,
+    remember,
+    render_regions,
+    table_view,
+    wants_fragment,
+)
+
+bp = Blueprint("play", __name__, url_prefix="/t/<code>")
+
+PAGE = "play/table.html"
+REGIONS = ["status", "felt", "bar"]
+
+# The modes of a tap on a heap: which action it is, and whether it needs the stake.
+TAP_MODES = {"bet": True, "against": True, "declare": False, "choose": False}
+
+
+def _context(table, player, **extra):
+    view = table_view(table, player.seat if player else None)
+    mode = request.values.get("mode", "bet")
+    return {
+        "table": table,
+        "v": view,
+        "stage": service.stage(table.state),
+        "mode": mode if mode in TAP_MODES else "bet",
+        "stake": request.values.get("amount", ""),
+        "player": player,
+        "join_url": join_url(table),
+        **extra,
+    }
+
+
+def _seated(code):
+    table = service.get_table(code)
+    actor, player = actor_for(table)
+    return table, actor, player
+
+
+@bp.errorhandler(service.NotFound)
+def _no_table(error):
+    return render_template("play/missing.html", message=str(error)), 404
+
+
+@bp.get("")
+def page(code):
+    table, _actor, player = _seated(code)
+    if player is None:
+        return back_to("play.join", code=table.code)
+    if table.ended_at:
+        return back_to("play.standings", code=table.code)
+    return render_template(PAGE, **_context(table, player))
+
+
+@bp.get("/p/<region>")
+def region(code, region):
+    table, _actor, player = _seated(code)
+    if player is None:
+        abort(403)
+    if not wants_fragment():
+        return page(code)
+    blocks = REGIONS if region == "all" else [region]
+    if any(b not in REGIONS for b in blocks):
+        abort(404)
+    return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table, player))
+
+
+@bp.post("/a/<kind>")
+def act(code, kind):
+    table, actor, player = _seated(code)
+    notice, status = None, 200
+    try:
+        if player is None:
+            raise service.NotAllowed(_("Join the table first."))
+        params = _params(kind)
+        if kind == "tap":
+            kind = params.pop("mode")
+        table = service.act(
+            table.code,
+            actor,
+            kind,
+            params,
+            stage_seen=request.form.get("stage") or None,
+            nonce=request.form.get("nonce") or None,
+        )
+    except service.ServiceError as error:
+        notice, status = str(error), error.status
+        table = service.get_table(code)
+    if not wants_fragment():
+        if notice:
+            flash(notice)
+        return back_to("play.page", code=table.code)
+    if player is None:
+        return render_template("play/missing.html", message=notice), status
+    return render_regions(
+        PAGE, REGIONS, status=status, all_oob=True, **_context(table, player, notice=notice)
+    )
+
+
+def _params(kind: str) -> dict:
+    form = request.form
+    if kind == "tap":
+        mode = form.get("mode", "bet")
+        if mode not in TAP_MODES:
+            raise service.ServiceError(_("Choose what a tap on a heap does."))
+        params = {"mode": mode, "heap": int_field(form, "heap", _("The heap"))}
+        if TAP_MODES[mode]:
+            params["amount"] = int_field(form, "amount", _("The amount"))
+        return params
+    fields = {
+        "offer": {"amount": _("The offer")},
+        "cut": {"position": _("The cut")},
+        "heaps": {"count": _("The number of heaps")},
+        "bet": {"heap": _("The heap"), "amount": _("The amount")},
+        "against": {"heap": _("The heap"), "amount": _("The amount")},
+        "declare": {"heap": _("The heap")},
+        "choose": {"heap": _("The heap")},
+        "withdraw": {"bet": _("The bet")},
+        "keep": {"heap": _("The heap")},
+        "abona": {"amount": _("The new bank")},
+    }.get(kind, {})
+    return {name: int_field(form, name, label) for name, label in fields.items()}
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join(code):
+    table = service.get_table(code)
+    _actor, player = actor_for(table)
+    if player is not None:
+        return back_to("play.page", code=table.code)
+    error = None
+    if request.method == "POST":
+        try:
+            player, token = service.join(table.code, request.form.get("name", ""))
+        except service.ServiceError as refusal:
+            error = str(refusal)
+        else:
+            remember("seats", table.code, token)
+            return back_to("play.page", code=table.code)
+    return render_template("play/join.html", table=table, error=error), 422 if error else 200
+
+
+@bp.route("/rejoin", methods=["GET", "POST"])
+def rejoin(code):
+    table = service.get_table(code)
+    error = None
+    if request.method == "POST":
+        try:
+            _player, token = service.rejoin(table.code, request.form.get("rejoin", ""))
+        except service.ServiceError as refusal:
+            error = str(refusal)
+        else:
+            remember("seats", table.code, token)
+            return back_to("play.page", code=table.code)
+    return render_template("play/rejoin.html", table=table, error=error), 422 if error else 200
+
+
+@bp.get("/qr.svg")
+def qr(code):
+    table = service.get_table(code)
+    out = io.BytesIO()
+    segno.make(join_url(table), error="m").save(out, kind="svg", scale=10, border=2)
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
+@bp.get("/standings")
+def standings(code):
+    table = service.get_table(code)
+    _actor, player = actor_for(table)
+    return render_template(
+        "play/standings.html",
+        table=table,
+        rows=ENGINES[table.game].standings(table.state),
+        me=player.seat if player else None,
+    )

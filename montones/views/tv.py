@@ -1,0 +1,34 @@
+"""The TV: the table for the whole room, opened once and never touched again."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+from montones import service
+from montones.views.common import join_url, render_regions, table_view, wants_fragment
+
+bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
+
+PAGE = "tv/table.html"
+REGIONS = ["tv_status", "felt", "players"]
+
+
+def _context(table):
+    return {"table": table, "v": table_view(table), "join_url": join_url(table), "tv": True}
+
+
+@bp.get("")
+def page(code):
+    table = service.get_table(code)
+    return render_template(PAGE, **_context(table))
+
+
+@bp.get("/p/<region>")
+def region(code, region):
+    table = service.get_table(code)
+    if not wants_fragment():
+        return page(code)
+    blocks = REGIONS if region == "all" else [region]
+    if any(b not in REGIONS for b in blocks):
+        abort(404)
+    return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table))

@@ -1,0 +1,113 @@
+"""A full hand of Montones through the real UI: three phones and a TV nobody touches."""
+
+import re
+
+from conftest import PHONE, TV, screenshot
+from playwright.sync_api import expect
+
+TIMEOUT = 10_000
+
+
+def create_table(browser, base):
+    host = browser.new_context(viewport=PHONE)
+    page = host.new_page()
+    page.goto(base + "/?lang=en")
+    page.get_by_label("Table name").fill("Friday <b>night</b>")
+    page.get_by_label("Fewest heaps").fill("3")
+    page.get_by_label("Most heaps").fill("5")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_text("Your host link")).to_be_visible()
+    code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
+    return host, page, code
+
+
+def join(browser, join_url, name):
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(join_url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name=re.compile("Sit down")).click()
+    expect(page.locator("#status")).to_contain_text(name)
+    return page
+
+
+def heap(page, number):
+    return page.locator("#felt .heap").nth(number - 1)
+
+
+def tap_heap(page, number, mode, stake=None):
+    page.locator(f'#intent input[name="mode"][value="{mode}"]').check()
+    if stake is not None:
+        page.locator(f'#intent input[name="amount"][value="{stake}"]').check(force=True)
+    heap(page, number).locator("button.heap__card").click()
+
+
+def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
+    base, _process, _folder, _port = server
+    _host, host_page, code = create_table(chromium, base)
+
+    tv_context = chromium.new_context(viewport=TV, locale="en-GB")
+    tv = tv_context.new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    expect(tv.locator(".join-corner__code")).to_have_text(code)
+    join_url = tv.locator(".join-corner__url").inner_text()
+    screenshot(tv, "tv-waiting")
+
+    ana, ben, eva = (join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva"))
+    expect(tv.locator("#players")).to_contain_text("Eva", timeout=TIMEOUT)
+
+    # The auction: Ana offers, the others pass, and the bank is hers.
+    ana.get_by_label("Offer for the bank").fill("30")
+    ana.get_by_role("button", name="Offer", exact=True).click()
+    expect(tv.locator("#felt")).to_contain_text("Ana", timeout=TIMEOUT)
+    screenshot(ana, "phone-auction")
+    ben.get_by_role("button", name="I don't want the bank").click()
+    eva.get_by_role("button", name="I don't want the bank").click()
+    expect(tv.locator("#tv_status")).to_contain_text("Ben cuts the deck", timeout=TIMEOUT)
+
+    # Ben, the first punter in rotation, cuts; Ana makes three heaps.
+    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="3", exact=True).click()
+    expect(tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
+    expect(tv.locator("#felt .heap")).to_have_count(3)
+
+    # Bets appear on the TV as they are placed, with nobody touching it.
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(ben, 1, "bet", 10)
+    expect(heap(tv, 1)).to_contain_text("Ben", timeout=TIMEOUT)
+    expect(heap(tv, 1)).to_contain_text("10")
+    expect(eva.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(eva, 2, "against", 5)
+    expect(heap(tv, 2)).to_contain_text("Eva", timeout=TIMEOUT)
+    expect(heap(tv, 2)).to_contain_text("banker's card")
+    expect(heap(ben, 2)).to_contain_text("Eva", timeout=TIMEOUT)  # and on the other phones
+
+    # A bet on a heap that would leave the banker none is refused, with the reason.
+    tap_heap(ben, 3, "bet", 5)
+    expect(ben.locator("#bar .notice")).to_contain_text("stay free for the banker", timeout=TIMEOUT)
+
+    # The punters choose the banker's heap; every screen marks it.
+    tap_heap(eva, 3, "choose")
+    expect(heap(tv, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    expect(heap(ana, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    screenshot(ben, "phone-betting")
+    screenshot(tv, "tv-betting")
+
+    # The banker closes bets: the heaps turn over and the hand is settled everywhere.
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
+    expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    tv.wait_for_timeout(2500)  # let the flips finish for the picture
+    screenshot(tv, "tv-settled")
+    screenshot(ben, "phone-settled")
+    screenshot(ana, "phone-banker-settled")
+
+    chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
+    bank = int(tv.locator(".tv-status__bank strong").inner_text())
+    assert sum(chips) + bank == 300
+
+    # The table name is escaped everywhere it appears.
+    expect(host_page.locator("h1")).to_contain_text("Friday <b>night</b>")
