@@ -39,6 +39,7 @@ def _context(table, player, **extra):
         "stage": service.stage(table.state),
         "mode": mode if mode in TAP_MODES else "bet",
         "stake": request.values.get("amount", ""),
+        "custom": request.values.get("custom", ""),
         "player": player,
         "join_url": join_url(table),
         **extra,
@@ -119,7 +120,9 @@ def _params(kind: str) -> dict:
             raise service.ServiceError(_("Choose what a tap on a heap does."))
         params = {"mode": mode, "heap": int_field(form, "heap", _("The heap"))}
         if TAP_MODES[mode]:
-            params["amount"] = int_field(form, "amount", _("The amount"))
+            # A typed amount wins over the quick chip that is still selected.
+            field = "custom" if (form.get("custom") or "").strip() else "amount"
+            params["amount"] = int_field(form, field, _("The amount"))
         return params
     fields = {
         "offer": {"amount": _("The offer")},
