@@ -28,6 +28,12 @@ def main(argv=None):
         default=64,
         help="worker threads; each open live stream holds one (default: %(default)s)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes; more than one needs PostgreSQL (DATABASE_URL) for live updates",
+    )
     serve.set_defaults(run=_serve)
 
     replay = commands.add_parser("replay", help="settle a scenario file and print the result")
@@ -63,6 +69,12 @@ def _fail(message):
 
 
 def _serve(args):
+    database = os.environ.get("DATABASE_URL", "")
+    if args.workers > 1 and not database.startswith(("postgres://", "postgresql://")):
+        print(
+            "montones serve: --workers above 1 needs DATABASE_URL=postgresql://...", file=sys.stderr
+        )
+        return 2
     address = args.host if args.host not in ("0.0.0.0", "::") else _lan_ip()
     url = args.public_url or f"http://{address}:{args.port}/"
     # The TV shows this address in its QR code, whatever address the TV itself was opened on.
@@ -77,7 +89,7 @@ def _serve(args):
         def load_config(self):
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("worker_class", "gthread")
-            self.cfg.set("workers", 1)
+            self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
 
         def load(self):

@@ -7,9 +7,17 @@ instance folder, which only it knows.
 import os
 
 
+def database_uri(url: str | None) -> str | None:
+    """``DATABASE_URL`` as SQLAlchemy wants it: PostgreSQL through psycopg 3."""
+    if url and url.startswith(("postgres://", "postgresql://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
 class Config:
     SECRET_KEY = os.environ.get("SECRET_KEY")
-    SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL")
+    SQLALCHEMY_DATABASE_URI = database_uri(os.environ.get("DATABASE_URL"))
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", "en")
     LANGUAGES = ["es", "en"]
     # The address phones join at (``montones serve`` sets it); by default the one the request used.

@@ -9,7 +9,7 @@ from babel import Locale
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from montones import models, security, views
+from montones import live, models, security, views
 from montones.config import Config
 from montones.extensions import babel, db, htmx
 
@@ -51,6 +51,7 @@ def create_app(test_config=None):
     security.init_app(app)
     views.init_app(app)
     models.init_app(app)
+    live.init_app(app)
     return app
 
 

@@ -133,11 +133,12 @@ def _locked(code: str):
         raise NotFound("There is no table with that code.")
     try:
         yield table
+        live.notify_in_transaction(db.session, table.code, table.version)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    live.publish(table.id, table.version)
+    live.publish(table.code, table.version)
 
 
 def _record(

@@ -22,7 +22,7 @@ HEARTBEAT = 15.0
 @bp.get("/stream")
 def stream(code):
     table = service.get_table(code)
-    table_id, code, version = table.id, table.code, table.version
+    code, version = table.code, table.version
     deadline = service.cut_deadline(table.state)
     app = current_app._get_current_object()
     seen = request.args.get("v", type=int, default=-1)
@@ -32,13 +32,13 @@ def stream(code):
     def events():
         nonlocal version, deadline
         yield "retry: 1500\n\n"
-        live.publish(table_id, version)
+        live.publish(code, version)
         last, opened = seen, time.monotonic()
         while time.monotonic() - opened < max_seconds:
             timeout = HEARTBEAT
             if deadline is not None:
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
-            current = live.wait(table_id, last, timeout)
+            current = live.wait(code, last, timeout)
             if current > last:
                 last = current
                 with app.app_context():

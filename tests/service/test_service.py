@@ -1,0 +1,152 @@
+"""The service layer on a real database: one transaction per action, a ledger that balances."""
+
+import threading
+
+import pytest
+from sqlalchemy import func, select
+
+from montones import live, service
+from montones.extensions import db
+from montones.models import Action, LedgerEntry
+from montones.service import Actor
+
+
+def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
+    with app.app_context():
+        table, secret = service.create_table("montones", "Test", chips, settings)
+        seats = {name: service.join(table.code, name)[0].seat for name in names}
+        return table.code, seats
+
+
+def state(app, code):
+    with app.app_context():
+        return service.get_table(code).state
+
+
+def unbalanced_versions(app, code):
+    with app.app_context():
+        table = service.get_table(code)
+        rows = db.session.execute(
+            select(LedgerEntry.version, func.sum(LedgerEntry.amount))
+            .where(LedgerEntry.table_id == table.id)
+            .group_by(LedgerEntry.version)
+        ).all()
+        return [version for version, total in rows if total != 0]
+
+
+def play_to_betting(app, code, seats, offer=50):
+    ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
+    with app.app_context():
+        service.act(code, ana, "offer", {"amount": offer})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})  # everyone answered: the auction closes by itself
+        service.act(code, ben, "cut", {"position": 9})
+        service.act(code, ana, "heaps", {"count": 4})
+    return ana, ben, eva
+
+
+def test_joining_issues_the_starting_chips_from_the_house(app):
+    code, seats = seated(app)
+    with app.app_context():
+        totals = service.ledger_totals(service.get_table(code))
+    assert totals == {"house": -300, **{f"player:{s}": 100 for s in seats.values()}}
+
+
+def test_a_whole_hand_moves_chips_only_in_balanced_transactions(app):
+    code, seats = seated(app)
+    ana, ben, eva = play_to_betting(app, code, seats)
+    with app.app_context():
+        service.act(code, ben, "bet", {"heap": 1, "amount": 20})
+        service.act(code, eva, "against", {"heap": 2, "amount": 10})
+        service.act(code, eva, "choose", {"heap": 4})
+        service.act(code, ana, "close", {})
+        table = service.get_table(code)
+        totals = {a: n for a, n in service.ledger_totals(table).items() if n}
+        assert totals == {
+            **{a: n for a, n in service.balances(table.state).items() if n},
+            "house": -300,
+        }
+        versions = (
+            db.session.execute(
+                select(Action.version).where(Action.table_id == table.id).order_by(Action.version)
+            )
+            .scalars()
+            .all()
+        )
+    assert unbalanced_versions(app, code) == []
+    assert versions == list(range(1, table.version + 1))
+
+
+def test_a_refused_action_changes_nothing(app):
+    code, seats = seated(app)
+    _ana, ben, _eva = play_to_betting(app, code, seats)
+    before = state(app, code)
+    with app.app_context():
+        with pytest.raises(service.ServiceError, match="the most you can bet is 50"):
+            service.act(code, ben, "bet", {"heap": 1, "amount": 51})
+        with pytest.raises(service.NotAllowed):
+            service.act(code, Actor(), "bet", {"heap": 1, "amount": 5})
+        with pytest.raises(service.NotAllowed):
+            service.act(code, ben, "kick", {"seat": seats["Eva"]})
+    assert state(app, code) == before
+
+
+def test_a_request_from_a_stale_screen_is_refused(app):
+    code, seats = seated(app)
+    _ana, ben, eva = play_to_betting(app, code, seats)
+    old = service.stage(state(app, code))
+    with app.app_context():
+        service.act(code, eva, "choose", {"heap": 3})
+        service.act(code, Actor(seat=seats["Ana"]), "close", {})
+        with pytest.raises(service.Stale):
+            service.act(code, ben, "bet", {"heap": 1, "amount": 5}, stage_seen=old)
+
+
+def test_a_double_click_places_one_bet(app):
+    code, seats = seated(app)
+    _ana, ben, _eva = play_to_betting(app, code, seats)
+    with app.app_context():
+        for _ in range(3):
+            service.act(code, ben, "bet", {"heap": 1, "amount": 5}, nonce="tap-1")
+    assert len(state(app, code)["hand"]["bets"]) == 1
+
+
+def test_concurrent_bets_are_all_kept_and_nobody_overspends(app):
+    names = [f"P{i}" for i in range(12)]
+    code, seats = seated(app, ("Ana", "Ben", "Eva", *names), chips=30)
+    for name in names:  # the auction closes once everyone has offered or passed
+        with app.app_context():
+            service.act(code, Actor(seat=seats[name]), "pass", {})
+    play_to_betting(app, code, seats, offer=30)
+    errors, barrier = [], threading.Barrier(len(names))
+
+    def punter(name):
+        actor = Actor(seat=seats[name])
+        barrier.wait()
+        for _ in range(4):  # 4 bets of 10 from 30 chips: one must be refused
+            try:
+                with app.app_context():
+                    service.act(code, actor, "bet", {"heap": 1, "amount": 10})
+            except service.ServiceError as refusal:
+                errors.append(str(refusal))
+
+    threads = [threading.Thread(target=punter, args=(n,)) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    final = state(app, code)
+    assert len(errors) == len(names) and all("You have 0 chips" in e for e in errors)
+    assert len(final["hand"]["bets"]) == 3 * len(names)
+    assert all(final["players"][seats[n]]["chips"] == 0 for n in names)
+    assert sum(service.balances(final).values()) == 30 * (len(names) + 3)
+    assert unbalanced_versions(app, code) == []
+
+
+def test_an_action_is_published_to_the_live_channel(app):
+    code, seats = seated(app)
+    with app.app_context():
+        table = service.get_table(code)
+        version = table.version
+        service.act(code, Actor(seat=seats["Ana"]), "offer", {"amount": 10})
+    assert live.wait(code, version, timeout=5) == version + 1
