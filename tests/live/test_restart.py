@@ -42,8 +42,16 @@ def test_a_hand_survives_a_killed_server(tmp_path):
         host.page("/")
         created = host.http.post(
             "/tables",
-            data={"csrf_token": host.token, "game": "montones", "chips": "100", "min_bet": "1",
-                  "heaps_min": "3", "heaps_max": "5", "tenure": "60", "cut_timeout": "30"},
+            data={
+                "csrf_token": host.token,
+                "game": "montones",
+                "chips": "100",
+                "min_bet": "1",
+                "heaps_min": "3",
+                "heaps_max": "5",
+                "tenure": "60",
+                "cut_timeout": "30",
+            },
         )
         code = created.headers["location"].split("/")[2]
         phones = {}
