@@ -69,3 +69,9 @@ def go():
             error=_("No table has the code %(code)s.", code=code or "—"),
         ), 404
     return back_to("play.join", code=table.code)
+
+
+@bp.get("/healthz")
+def healthz():
+    """For a host's check (and the load benchmark's baseline): the server answers."""
+    return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
