@@ -38,6 +38,8 @@ def _headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
+    # Pages answer htmx with a fragment and a browser with the whole page: caches must tell them apart.
+    response.vary.add("HX-Request")
     return response
 
 
