@@ -28,7 +28,7 @@ def _check_csrf():
         return None
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     expected = session.get("csrf")
-    if not expected or not secrets.compare_digest(sent, expected):
+    if not expected or not secrets.compare_digest(sent.encode(), expected.encode()):
         abort(400, description="This page is out of date: reload it and try again.")
     return None
 

@@ -198,7 +198,7 @@ def create_table(
     try:
         state = GAMES[game].new_table(settings)
     except RulesError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(_sentence(str(error))) from None
     secret = secrets.token_urlsafe(24)
     for _ in range(20):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
@@ -231,7 +231,7 @@ def join(code: str, name: str) -> tuple[Player, str]:
         try:
             new_state, events = engine.join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(_sentence(str(error))) from None
         taken = set(
             db.session.execute(
                 select(Player.rejoin_code).where(Player.table_id == table.id)
@@ -318,7 +318,30 @@ def _montones_actions() -> dict[str, _Spec]:
     }
 
 
-ACTIONS = {"montones": _montones_actions()}
+def _monte_actions() -> dict[str, _Spec]:
+    m = monte
+    return {
+        "draw": _Spec("host", lambda s, a, p, now: m.draw_for_bank(s)),
+        "bank": _Spec(
+            "player", lambda s, a, p, now: m.put_up_bank(s, a, p["amount"], now), ("amount",)
+        ),
+        "cut": _Spec("player", lambda s, a, p, now: m.cut_deck(s, a, p["position"]), ("position",)),
+        "bet": _Spec(
+            "player",
+            lambda s, a, p, now: m.bet(s, a, p["layout"], p["amount"]),
+            ("layout", "amount"),
+        ),
+        "withdraw": _Spec("player", lambda s, a, p, now: m.withdraw(s, a, p["bet"]), ("bet",)),
+        "gate": _Spec("player", lambda s, a, p, now: m.turn_gate(s, a)),
+        "next": _Spec("player", lambda s, a, p, now: m.next_coup(s, a)),
+        "kick": _Spec("host", lambda s, a, p, now: m.leave(s, p["seat"]), ("seat",)),
+        "top_up": _Spec(
+            "host", lambda s, a, p, now: m.top_up(s, p["seat"], p["amount"]), ("seat", "amount")
+        ),
+    }
+
+
+ACTIONS = {"montones": _montones_actions(), "monte": _monte_actions()}
 
 
 def act(
@@ -367,12 +390,16 @@ def act(
 
 
 def _follow_up(table: GameTable) -> None:
-    """What happens by itself after an action: an auction everyone answered closes."""
+    """What happens by itself after an action: an auction everyone answered closes; a Monte
+    table whose last bank has passed ends, so every screen can show the standings."""
     state = table.state
     if table.game == "montones" and state["phase"] == montones.AUCTION:
         if montones.auction_complete(state):
             new_state, events = montones.close_auction(state, time.time())
             _record(table, new_state, events, "system", "close_auction", {})
+    # Monte ends by itself once everyone has held the bank the agreed number of times.
+    if table.game == "monte" and state["phase"] == monte.FINISHED and not table.ended_at:
+        table.ended_at = utcnow()
 
 
 def _seen_nonce(table: GameTable, nonce: str) -> bool:

@@ -23,9 +23,21 @@ def start_server(folder: Path, port: int, **env_extra) -> subprocess.Popen:
     }
     log = open(folder / "server.log", "ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--public-url", f"http://127.0.0.1:{port}/"],
-        env=env, stdout=log, stderr=log,
+        [
+            sys.executable,
+            "-m",
+            "montones",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--public-url",
+            f"http://127.0.0.1:{port}/",
+        ],
+        env=env,
+        stdout=log,
+        stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

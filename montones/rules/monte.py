@@ -188,6 +188,7 @@ def new_table(settings: dict | None = None) -> State:
         "cut_started": None,
         "coup": None,
         "last_coup": None,
+        "passed": None,
     }
 
 
@@ -270,17 +271,19 @@ def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
     player = _player(state, pid)
     coup = state["coup"]
+    # Only bets still open go back: after the gate they have been settled already.
+    open_bets = coup["bets"] if coup and state["phase"] == BETTING else []
     if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
-        if coup:
-            for placed in list(coup["bets"]):
-                _return_bet(state, coup, placed)
+        for placed in list(open_bets):
+            _return_bet(state, coup, placed)
         player["left"] = True
         _pass_bank(state, events, "banker left")
     else:
-        if coup and state["phase"] == BETTING:
-            for placed in [b for b in coup["bets"] if b["player"] == pid]:
-                _return_bet(state, coup, placed)
+        for placed in [b for b in open_bets if b["player"] == pid]:
+            _return_bet(state, coup, placed)
         player["left"] = True
+        if state["phase"] == CUT and pid == state["cutter"]:
+            _cut(state, events, None, "cutter left")
     events.append({"type": "left", "player": pid})
 
 
@@ -446,6 +449,7 @@ def turn_gate(state: State, events: Events, pid: str) -> None:
     outcome = settle_coup(
         state["bank"], coup["bottom"], coup["top"], gate, coup["bets"], state["settings"]
     )
+    outcome["version"] = state["version"] + 1  # the version this action makes
     for line in outcome["settled"]:
         placed = coup["bets"][line["bet"]]
         line["bet"] = placed["id"]
@@ -476,6 +480,13 @@ def _pass_bank(state: State, events: Events, why: str) -> None:
     banker = state["banker"]
     state["players"][banker]["chips"] += state["bank"]
     state["banks"][banker] += 1
+    state["passed"] = {
+        "banker": banker,
+        "amount": state["bank"],
+        "why": why,
+        "coups": state["coups"],
+        "version": state["version"] + 1,
+    }
     events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
     state["bank"] = 0
     state["coup"] = None
@@ -513,3 +524,174 @@ def standings(state: State) -> list[dict]:
             place = i + 1
         row["place"] = place
     return rows
+
+
+@_action
+def finish(state: State, events: Events) -> None:
+    """The night is over: open bets go back, a running bank returns to its banker."""
+    coup = state["coup"]
+    if coup and state["phase"] == BETTING:
+        for placed in list(coup["bets"]):
+            _return_bet(state, coup, placed)
+    banker = state["banker"]
+    if banker is not None and state["bank"]:
+        state["players"][banker]["chips"] += state["bank"]
+        events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})
+    state["bank"] = 0
+    state["banker"] = None
+    state["coup"] = None
+    state["deck"] = []
+    state["phase"] = FINISHED
+    events.append({"type": "finished", "standings": standings(state)})
+
+
+# --- what a seat may see ---------------------------------------------------------------------
+
+
+def view(state: State, seat: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The table as one seat sees it (``seat=None``: the TV and spectators).
+
+    The deck order stays hidden: only how many cards it holds, which cards are discarded, and
+    for each layout how many of the unseen cards would win it. Each seat learns which actions
+    the rules allow it now, so a screen offers only those.
+    """
+    phase = state["phase"]
+    names = {pid: p["name"] for pid, p in state["players"].items()}
+    banker = state["banker"]
+    coup = state["coup"]
+    passed = state.get("passed")
+    # After the gate the coup stays on show, and so does the coup whose gate passed the bank.
+    last = state["last_coup"]
+    passed_at_gate = passed and last and last["result"].get("version") == passed["version"]
+    shown = coup or (last if phase in (BANK, FINISHED) and passed_at_gate else None)
+    result = shown["result"] if shown else None
+    on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
+
+    layouts = []
+    if shown:
+        turned = {} if not result else {line["bet"]: line for line in result["settled"]}
+        unseen = _unseen_before_gate(state, shown)
+        for name in LAYOUTS:
+            bets = [
+                {
+                    **b,
+                    "name": names[b["player"]],
+                    "mine": b["player"] == seat,
+                    "line": turned.get(b["id"]),
+                }
+                for b in shown["bets"]
+                if b["layout"] == name
+            ]
+            layouts.append(
+                {
+                    "name": name,
+                    "cards": shown[name],
+                    "winning": winning_unseen(shown[name], unseen),
+                    "unseen": len(unseen),
+                    "bets": bets,
+                    "money": sum(b["amount"] for b in bets),
+                    "wins": None if not result else name in result["winning"],
+                }
+            )
+
+    first_draw = bool(state["draws"]) and not passed and state["coups"] == 0
+    players = [
+        {
+            "id": pid,
+            "name": p["name"],
+            "chips": p["chips"],
+            "is_banker": pid == banker,
+            "is_cutter": phase == CUT and pid == state["cutter"],
+            "banks": state["banks"][pid],
+            "staked": sum(b["amount"] for b in coup["bets"] if b["player"] == pid)
+            if coup and phase == BETTING
+            else 0,
+        }
+        for pid, p in state["players"].items()
+        if not p.get("left")
+    ]
+    cutting = phase == CUT
+    view_ = {
+        "game": "monte",
+        "version": state["version"],
+        "phase": phase,
+        "players": players,
+        "banker": banker,
+        "banker_name": names.get(banker),
+        "bank": state["bank"],
+        "on_table": on_table,
+        "room": state["bank"] - on_table if phase == BETTING else 0,
+        "coup": shown["number"] if shown else None,
+        "coups": max_coups(state["settings"]),
+        "deck": len(state["deck"]),
+        "discards": list(state["discards"]),
+        "cutter": state["cutter"] if cutting else None,
+        "cutter_name": names.get(state["cutter"]) if cutting else None,
+        "cut_deadline": state["cut_started"] + state["settings"]["cut_timeout"]
+        if cutting
+        else None,
+        "layouts": layouts,
+        "gate": result["gate"] if result else None,
+        "result": result
+        and {
+            **result,
+            "settled": [{**line, "name": names[line["player"]]} for line in result["settled"]],
+        },
+        "draws": [
+            [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]
+            for draw in state["draws"]
+        ]
+        if first_draw
+        else [],
+        "passed": passed and {**passed, "name": names[passed["banker"]]},
+        "standings": standings(state) if phase == FINISHED else [],
+        "settings": state["settings"],
+        "me": None,
+    }
+    if seat in state["players"] and not state["players"][seat].get("left"):
+        view_["me"] = _my_view(state, seat, view_["room"])
+    return view_
+
+
+def _unseen_before_gate(state: State, coup: dict) -> list[str]:
+    """The cards nobody had seen while the coup's bets were made: the deck, the gate in it."""
+    seen = set(coup["bottom"]) | set(coup["top"])
+    if coup["gate"] is None:
+        return [card for card in state["deck"] if card not in seen]
+    used = len(coup["bottom"]) + len(coup["top"]) + 1
+    before = set(state["discards"][:-used])
+    return [card for card in FRENCH.codes if card not in before and card not in seen]
+
+
+def _my_view(state: State, seat: str, room: int) -> dict[str, Any]:
+    player = state["players"][seat]
+    phase = state["phase"]
+    settings = state["settings"]
+    coup = state["coup"]
+    is_banker = seat == state["banker"]
+    most = min(settings["max_bet"], room, player["chips"])
+    can: set[str] = set()
+    if phase == BANK and is_banker:
+        can.add("bank")
+    elif phase == CUT and seat == state["cutter"]:
+        can.add("cut")
+    elif phase == BETTING and is_banker:
+        can.add("gate")
+    elif phase == BETTING:
+        if most >= settings["min_bet"]:
+            can.add("bet")
+        if any(b["player"] == seat for b in coup["bets"]):
+            can.add("withdraw")
+    elif phase == COUP_OVER and is_banker:
+        can.add("next")
+    return {
+        "id": seat,
+        "name": player["name"],
+        "chips": player["chips"],
+        "is_banker": is_banker,
+        "banks": state["banks"][seat],
+        "bets": [b for b in coup["bets"] if b["player"] == seat] if coup else [],
+        "most": max(most, 0),
+        "bank_offer": min(settings["bank_size"], player["chips"]),
+        "can": sorted(can),
+    }

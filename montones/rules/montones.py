@@ -272,6 +272,8 @@ def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
     player = _player(state, pid)
     if out and pid == _banker(state):
         raise RulesError("the banker cannot sit out: close the bank first")
+    if player["sitting_out"] == bool(out):
+        raise RulesError("you are already sitting out" if out else "you are already playing")
     player["sitting_out"] = bool(out)
     events.append({"type": "sat_out" if out else "sat_in", "player": pid})
 
@@ -693,6 +695,8 @@ def _return_bet(state: State, hand: dict, placed: dict) -> None:
 def choose_bank_heap(state: State, events: Events, pid: str, heap: int) -> None:
     """The punters, never the banker, choose the banker's heap: one with nothing tied to it."""
     _require_phase(state, BETTING)
+    if pid == _banker(state):
+        raise RulesError("the punters choose the banker's heap, never the banker")
     _require_punter(state, pid)
     hand = state["hand"]
     heap = _heap_number(hand, heap)
@@ -785,7 +789,8 @@ def keep_heaps(
 ) -> None:
     """After turning a Rey: discard each shown card, keep the heaps, make one new heap.
 
-    The new heap is the top ``position`` cards of heap ``split_heap``. With fewer than two
+    ``split_heap`` is the number of the heap as the table shows it now; the new heap is its top
+    ``position`` cards and goes last. A heap left with no card is gone. With fewer than two
     heaps left, or no heap to split, the banker gathers instead.
     """
     _require_phase(state, SETTLED)
@@ -795,21 +800,22 @@ def keep_heaps(
         raise RulesError("the heaps stay only after the banker turns a Rey")
     if bank_closing(state, now):
         raise RulesError("the bank closes after this hand")
-    heaps = [heap[:-1] for heap in hand["heaps"]]
-    heaps = [heap for heap in heaps if heap]
-    if len(heaps) < 2:
-        raise RulesError("fewer than two heaps are left: gather and shuffle")
-    numbered = {i + 1: heap for i, heap in enumerate(heaps)}
-    if not _is_count(split_heap) or split_heap not in numbered:
-        raise RulesError(f"there is no heap {split_heap}: the heaps are 1 to {len(heaps)}")
-    source = numbered[split_heap]
+    if not can_keep_heaps(hand):
+        raise RulesError("too few cards are left in the heaps: gather and shuffle")
+    if not _is_count(split_heap) or not 1 <= split_heap <= len(hand["heaps"]):
+        raise RulesError(f"there is no heap {split_heap}: the heaps are 1 to {len(hand['heaps'])}")
+    source = hand["heaps"][split_heap - 1][:-1]
     if len(source) < 2:
-        raise RulesError(f"heap {split_heap} has one card left: it cannot make a new heap")
+        raise RulesError(f"heap {split_heap} has too few cards left to make a new heap")
     if position is None:
         position = _rng.randint(1, len(source) - 1)
     if not _is_count(position) or not 1 <= position < len(source):
         raise RulesError(f"the new heap takes 1 to {len(source) - 1} cards of heap {split_heap}")
-    heaps[split_heap - 1] = source[position:]
+    heaps = []
+    for number, heap in enumerate(hand["heaps"], start=1):
+        kept = source[position:] if number == split_heap else heap[:-1]
+        if kept:
+            heaps.append(kept)
     heaps.append(source[:position])
     _count_last_hand(state)
     state["hands"] += 1
@@ -933,6 +939,12 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     return shown
 
 
+def can_keep_heaps(hand: dict) -> bool:
+    """Two heaps stay once the shown cards go, and one of them can still be split."""
+    left = [len(heap) - 1 for heap in hand["heaps"]]
+    return sum(1 for n in left if n > 0) >= 2 and any(n >= 2 for n in left)
+
+
 def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
     player = state["players"][seat]
     bank = state["bank"]
@@ -962,7 +974,7 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
             not closing
             and bank["amount"] > 0
             and hand["result"]["bank_card"][0] == REY
-            and sum(1 for h in hand["heaps"] if len(h) > 1) >= 2
+            and can_keep_heaps(hand)
         ):
             can.add("keep")
     if is_banker and bank["last_hands"] is None and phase != AUCTION:

@@ -13,6 +13,7 @@ from montones import service
 from montones.rules import monte, montones
 
 ENGINES = {"montones": montones, "monte": monte}
+MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
 
 
 def remember(kind: str, code: str, secret: str) -> None:
@@ -32,13 +33,16 @@ def actor_for(table) -> tuple[service.Actor, object | None]:
 def int_field(source, name: str, label: str) -> int:
     raw = (source.get(name) or "").strip()
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise service.ServiceError(
             _("%(label)s must be a whole number.", label=label)
             if raw
             else _("%(label)s is missing.", label=label)
         ) from None
+    if abs(value) > MAX_NUMBER:
+        raise service.ServiceError(_("%(label)s is far too large.", label=label))
+    return value
 
 
 def table_view(table, seat=None) -> dict:

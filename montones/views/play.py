@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import secrets
 
 import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
@@ -26,8 +27,12 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 PAGE = "play/table.html"
 REGIONS = ["status", "felt", "bar"]
 
-# The modes of a tap on a heap: which action it is, and whether it needs the stake.
-TAP_MODES = {"bet": True, "against": True, "declare": False, "choose": False}
+# The modes of a tap on the felt, per game: which action it is, and whether it needs the stake.
+# A tap lands on a heap (a number) in Montones, on a layout (a word) in Monte.
+TAP_MODES = {
+    "montones": {"bet": True, "against": True, "declare": False, "choose": False},
+    "monte": {"bet": True},
+}
 
 
 def _context(table, player, **extra):
@@ -37,11 +42,13 @@ def _context(table, player, **extra):
         "table": table,
         "v": view,
         "stage": service.stage(table.state),
-        "mode": mode if mode in TAP_MODES else "bet",
+        "mode": mode if mode in TAP_MODES[table.game] else "bet",
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
         "join_url": join_url(table),
+        # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
+        "nonce": secrets.token_urlsafe(12),
         **extra,
     }
 
@@ -87,7 +94,7 @@ def act(code, kind):
     try:
         if player is None:
             raise service.NotAllowed(_("Join the table first."))
-        params = _params(kind)
+        params = _params(table.game, kind)
         if kind == "tap":
             kind = params.pop("mode")
         table = service.act(
@@ -112,18 +119,24 @@ def act(code, kind):
     )
 
 
-def _params(kind: str) -> dict:
+def _params(game: str, kind: str) -> dict:
     form = request.form
     if kind == "tap":
+        modes = TAP_MODES[game]
         mode = form.get("mode", "bet")
-        if mode not in TAP_MODES:
+        if mode not in modes:
             raise service.ServiceError(_("Choose what a tap on a heap does."))
-        params = {"mode": mode, "heap": int_field(form, "heap", _("The heap"))}
-        if TAP_MODES[mode]:
+        if game == "monte":
+            params = {"mode": mode, "layout": _layout(form)}
+        else:
+            params = {"mode": mode, "heap": int_field(form, "heap", _("The heap"))}
+        if modes[mode]:
             # A typed amount wins over the quick chip that is still selected.
             field = "custom" if (form.get("custom") or "").strip() else "amount"
             params["amount"] = int_field(form, field, _("The amount"))
         return params
+    if game == "monte":
+        return _monte_params(kind, form)
     fields = {
         "offer": {"amount": _("The offer")},
         "cut": {"position": _("The cut")},
@@ -137,6 +150,27 @@ def _params(kind: str) -> dict:
         "abona": {"amount": _("The new bank")},
     }.get(kind, {})
     return {name: int_field(form, name, label) for name, label in fields.items()}
+
+
+def _monte_params(kind: str, form) -> dict:
+    fields = {
+        "bank": {"amount": _("The bank")},
+        "cut": {"position": _("The cut")},
+        "bet": {"amount": _("The amount")},
+        "withdraw": {"bet": _("The bet")},
+    }.get(kind, {})
+    params = {name: int_field(form, name, label) for name, label in fields.items()}
+    if kind == "bet":
+        params["layout"] = _layout(form)
+    return params
+
+
+def _layout(form) -> str:
+    """The layout a Monte bet is on; the rules say what is wrong with an unknown one."""
+    layout = (form.get("layout") or "").strip()
+    if not layout:
+        raise service.ServiceError(_("Choose the bottom or the top layout."))
+    return layout
 
 
 @bp.route("/join", methods=["GET", "POST"])

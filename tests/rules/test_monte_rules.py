@@ -10,6 +10,10 @@ from montones.rules.monte import settle_coup
 FOSTER = {"two_card": False, "generous": False}
 
 
+def chips(table, pid):
+    return table.state["players"][pid]["chips"]
+
+
 def bets(*items):
     return [{"player": p, "layout": layout, "amount": a} for p, layout, a in items]
 
@@ -252,3 +256,167 @@ def test_the_banker_does_not_bet_and_only_the_banker_turns_the_gate():
         t.do(monte.bet, banker, "top", 5)
     with pytest.raises(RulesError, match="only the banker"):
         t.do(monte.turn_gate, punter)
+
+
+# --- leaving, finishing ------------------------------------------------------------------------
+
+
+def test_a_banker_leaving_after_the_gate_keeps_the_settled_bets_settled():
+    t = MonteTable(max_bet=10)
+    banker = t.start(deck=monte_deck(["7H", "KC"], ["3S", "2S", "QH"]))
+    t.do(monte.bet, "ben", "top", 4)
+    t.do(monte.bet, "cid", "bottom", 2)
+    t.do(monte.turn_gate, banker)
+    before = sum(p["chips"] for p in t.state["players"].values()) + t.state["bank"]
+    t.do(monte.leave, banker)
+    after = sum(p["chips"] for p in t.state["players"].values()) + t.state["bank"]
+    assert after == before == 300
+    assert chips(t, "ben") == 104 and chips(t, "cid") == 98
+    assert t.state["banker"] == "ben" and t.state["phase"] == monte.BANK
+
+
+def test_a_cutter_who_leaves_is_skipped_and_the_deck_is_cut_at_random():
+    t = MonteTable(players=("anna", "ben", "cid"), short_bank=1)
+    t.start()
+    t.do(monte.turn_gate, "anna")
+    t.do(monte.put_up_bank, "ben", 10, NOW)
+    assert t.state["cutter"] == "cid"
+    events = t.do(monte.leave, "cid")
+    assert [e["type"] for e in events] == ["cut", "coup_dealt", "left"]
+    assert events[0]["how"] == "cutter left"
+    assert t.state["phase"] == monte.BETTING
+
+
+def test_finishing_returns_open_bets_and_the_running_bank():
+    t = MonteTable()
+    banker = t.start(bank=50)
+    t.do(monte.bet, "ben", "top", 5)
+    t.do(monte.finish)
+    assert t.state["phase"] == monte.FINISHED and t.state["bank"] == 0
+    assert chips(t, banker) == 100 and chips(t, "ben") == 100
+    assert monte.standings(t.state)[0]["chips"] == 100
+
+
+# --- what a seat may see -----------------------------------------------------------------------
+
+
+def test_the_view_shows_both_layouts_with_their_winning_unseen_cards_but_never_the_deck():
+    t = MonteTable()
+    t.start(deck=monte_deck(["7H", "KC"], ["3S", "2S"]))
+    shown = monte.view(t.state)
+    assert [(lay["name"], lay["cards"]) for lay in shown["layouts"]] == [
+        ("bottom", ["3S", "2S"]),
+        ("top", ["7H", "KC"]),
+    ]
+    assert [(lay["winning"], lay["unseen"]) for lay in shown["layouts"]] == [(8, 36), (18, 36)]
+    assert shown["deck"] == 36 and shown["gate"] is None
+    for card in t.state["deck"]:
+        assert card not in repr(shown)
+
+
+def test_the_view_keeps_the_counts_as_they_were_while_betting_after_the_gate():
+    t = MonteTable()
+    banker = t.start(deck=monte_deck(["7H", "KC"], ["3S", "2S", "QH"]))
+    t.do(monte.turn_gate, banker)
+    shown = monte.view(t.state)
+    assert [(lay["winning"], lay["unseen"], lay["wins"]) for lay in shown["layouts"]] == [
+        (8, 36, False),
+        (18, 36, True),
+    ]
+    assert shown["gate"] == "QH" and shown["discards"] == ["3S", "2S", "7H", "KC", "QH"]
+    assert shown["result"]["version"] == shown["version"]  # fresh: the flip plays once
+
+
+def test_the_view_names_each_bet_and_marks_my_own():
+    t = MonteTable()
+    t.start()
+    t.do(monte.bet, "ben", "top", 5)
+    t.do(monte.bet, "cid", "bottom", 3)
+    shown = monte.view(t.state, "ben")
+    top = shown["layouts"][1]
+    assert [(b["name"], b["amount"], b["mine"]) for b in top["bets"]] == [("Ben", 5, True)]
+    assert shown["on_table"] == 8 and shown["room"] == 42
+    assert shown["me"]["bets"] == [{"id": 1, "player": "ben", "layout": "top", "amount": 5}]
+
+
+def test_each_seat_is_offered_only_what_the_rules_allow_now():
+    t = MonteTable(players=("anna", "ben", "cid"), max_bet=10)
+    t.do(
+        monte.draw_for_bank,
+        deck=["KS", "2H", "3D"] + [c for c in FRENCH.codes if c not in ("KS", "2H", "3D")],
+    )
+    assert monte.view(t.state, "anna")["me"]["can"] == ["bank"]
+    assert monte.view(t.state, "ben")["me"]["can"] == []
+    t.do(monte.put_up_bank, "anna", 50, NOW)
+    assert monte.view(t.state, "ben")["me"]["can"] == ["cut"]
+    assert monte.view(t.state, "cid")["me"]["can"] == []
+    t.do(monte.cut_deck, "ben", 5)
+    assert monte.view(t.state, "anna")["me"]["can"] == ["gate"]
+    assert monte.view(t.state, "ben")["me"]["can"] == ["bet"]
+    t.do(monte.bet, "ben", "top", 10)
+    assert monte.view(t.state, "ben")["me"]["can"] == ["bet", "withdraw"]
+    t.do(monte.turn_gate, "anna")
+    assert monte.view(t.state, "anna")["me"]["can"] == ["next"]
+    assert monte.view(t.state, "ben")["me"]["can"] == []
+
+
+def test_a_punter_is_not_offered_a_bet_when_the_bank_is_covered():
+    t = MonteTable(max_bet=50)
+    t.start(bank=20)
+    t.do(monte.bet, "ben", "top", 20)
+    me = monte.view(t.state, "cid")["me"]
+    assert me["most"] == 0 and "bet" not in me["can"]
+
+
+def test_the_largest_bet_offered_is_the_smallest_of_the_maximum_the_room_and_my_chips():
+    t = MonteTable(max_bet=10, chips=100)
+    t.start(bank=12)
+    t.do(monte.bet, "ben", "top", 5)
+    assert monte.view(t.state, "cid")["me"]["most"] == 7
+
+
+def test_the_draw_for_the_first_banker_is_shown_until_the_first_coup_is_dealt():
+    t = MonteTable(players=("anna", "ben"))
+    order = ["QS", "KH"]
+    t.do(monte.draw_for_bank, deck=order + [c for c in FRENCH.codes if c not in order])
+    assert monte.view(t.state)["draws"] == [
+        [
+            {"player": "anna", "name": "Anna", "card": "QS"},
+            {"player": "ben", "name": "Ben", "card": "KH"},
+        ]
+    ]
+    t.do(monte.put_up_bank, "ben", 50, NOW)
+    assert monte.view(t.state)["draws"]
+    t.do(monte.cut_deck, "anna", 3)
+    assert monte.view(t.state)["draws"] == []
+
+
+def test_a_passed_bank_still_shows_its_last_coup_and_why_it_passed():
+    t = MonteTable(max_bet=10)
+    banker = t.start(bank=10, deck=monte_deck(["7H", "KC"], ["3S", "2S", "QH"]))
+    t.do(monte.bet, "ben", "top", 10)
+    t.do(monte.turn_gate, banker)
+    shown = monte.view(t.state)
+    assert shown["phase"] == monte.BANK and shown["banker_name"] == "Ben"
+    assert shown["passed"]["why"] == "broken" and shown["passed"]["name"] == "Anna"
+    assert shown["gate"] == "QH" and shown["layouts"][1]["wins"] is True
+    assert shown["result"]["settled"][0]["name"] == "Ben"
+
+
+def test_the_view_counts_the_banks_each_player_has_held():
+    t = MonteTable(players=("anna", "ben"), short_bank=1)
+    t.start()
+    t.do(monte.turn_gate, "anna")
+    banks = {p["id"]: p["banks"] for p in monte.view(t.state)["players"]}
+    assert banks == {"anna": 1, "ben": 0}
+
+
+def test_a_bank_passed_by_a_leaving_banker_does_not_show_an_older_coup_as_its_last():
+    t = MonteTable(players=("anna", "ben", "cid"), short_bank=1)
+    t.start()
+    t.do(monte.turn_gate, "anna")
+    assert monte.view(t.state)["layouts"]  # anna's last coup, still on show
+    t.do(monte.leave, "ben")  # ben leaves before putting up his bank
+    shown = monte.view(t.state)
+    assert shown["passed"]["why"] == "banker left" and shown["layouts"] == []
+    assert shown["banker"] == "cid"

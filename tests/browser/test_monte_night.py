@@ -1,0 +1,126 @@
+"""Two full coups of Monte through the real UI: two phones and a TV nobody touches."""
+
+import re
+
+from conftest import PHONE, TV, screenshot
+from playwright.sync_api import expect
+
+TIMEOUT = 10_000
+
+
+def create_table(browser, base):
+    host = browser.new_context(viewport=PHONE)
+    page = host.new_page()
+    page.goto(base + "/?lang=en")
+    page.get_by_label("Monte Bank").check()
+    page.get_by_label("Table name").fill("Monte <i>night</i>")
+    page.get_by_label("Bank size").fill("50")
+    page.get_by_label("Maximum bet").fill("10")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_text("Your host link")).to_be_visible()
+    code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
+    return page, code
+
+
+def join(browser, join_url, name):
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(join_url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name=re.compile("Sit down")).click()
+    expect(page.locator("#status")).to_contain_text(name)
+    return page
+
+
+def layout(page, name):
+    return page.locator(f"#felt .layout--{name}")
+
+
+def bet(page, name, stake):
+    page.locator(f'#intent input[name="amount"][value="{stake}"]').check(force=True)
+    layout(page, name).locator("button.layout__cards").click()
+
+
+def play_coup(number, banker, punter, tv, stakes):
+    """The punter bets on both layouts, the banker turns the gate; the TV follows by itself."""
+    expect(tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
+    expect(tv.locator("#tv_status")).to_contain_text(f"coup {number} of 8")
+    expect(tv.locator("#felt .layout__odds")).to_have_count(2)
+    for odds in tv.locator("#felt .layout__odds").all_inner_texts():
+        assert re.fullmatch(r"\d+ of \d+ win", odds), odds
+    expect(punter.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    for name, stake in stakes.items():
+        bet(punter, name, stake)
+        chip = layout(tv, name).locator(".chip")
+        expect(chip).to_contain_text(punter_name(punter), timeout=TIMEOUT)
+        expect(chip).to_contain_text(str(stake))
+    expect(layout(banker, "top").locator(".chip")).to_have_count(1, timeout=TIMEOUT)
+    screenshot(punter, f"monte-phone-betting-{number}")
+    screenshot(tv, f"monte-tv-betting-{number}")
+
+    expect(banker.get_by_role("button", name="Turn the gate")).to_be_visible(timeout=TIMEOUT)
+    banker.get_by_role("button", name="Turn the gate").click()
+    expect(tv.locator("#tv_status")).to_contain_text("The gate:", timeout=TIMEOUT)
+    expect(tv.locator("#felt .layout__verdict")).to_have_count(2)
+    expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    tv.wait_for_timeout(1500)  # let the gate turn over for the picture
+    screenshot(tv, f"monte-tv-gate-{number}")
+    screenshot(punter, f"monte-phone-gate-{number}")
+    screenshot(banker, f"monte-phone-banker-gate-{number}")
+
+
+def punter_name(page):
+    return page.locator("#status .status__name").inner_text().split(" · ")[0]
+
+
+def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
+    base, _process, _folder, _port = server
+    host, code = create_table(chromium, base)
+
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    expect(tv.locator(".join-corner__code")).to_have_text(code)
+    join_url = tv.locator(".join-corner__url").inner_text()
+    phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben")}
+    expect(tv.locator("#players")).to_contain_text("Ben", timeout=TIMEOUT)
+    screenshot(tv, "monte-tv-seating")
+
+    # The host starts the draw; the TV shows who drew what, and the highest card banks.
+    host.reload()
+    host.get_by_role("button", name="Draw for the first banker").click()
+    expect(tv.locator("#felt .draw__card--high")).to_have_count(1, timeout=TIMEOUT)
+    status = tv.locator("#tv_status .tv-status__line")
+    expect(status).to_contain_text("puts up the bank")
+    banker_name = status.inner_text().split(" puts up")[0]
+    punter_name_ = "Ben" if banker_name == "Ana" else "Ana"
+    banker, punter = phones[banker_name], phones[punter_name_]
+    expect(tv.locator("#felt .draw__winner")).to_contain_text(banker_name)
+    screenshot(tv, "monte-tv-draw")
+
+    # The banker puts up the table's bank; the other player cuts.
+    expect(banker.get_by_label("Your bank: how much do you put up?")).to_have_value(
+        "50", timeout=TIMEOUT
+    )
+    screenshot(banker, "monte-phone-bank")
+    banker.get_by_role("button", name="Put up the bank").click()
+    expect(tv.locator("#tv_status")).to_contain_text(
+        f"{punter_name_} cuts the deck", timeout=TIMEOUT
+    )
+    expect(punter.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    screenshot(punter, "monte-phone-cut")
+    punter.get_by_role("button", name="Cut", exact=True).click()
+
+    play_coup(1, banker, punter, tv, {"top": 5, "bottom": 1})
+    expect(tv.locator("#felt .monte__count")).to_contain_text("35 cards left")
+    expect(tv.locator("#felt .discards .card")).to_have_count(5)
+
+    banker.get_by_role("button", name="Next coup").click()
+    play_coup(2, banker, punter, tv, {"top": 10, "bottom": 5})
+    expect(tv.locator("#felt .monte__count")).to_contain_text("30 cards left")
+    expect(tv.locator("#felt .discards .card")).to_have_count(10)
+
+    chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
+    bank = int(tv.locator(".tv-status__bank strong").inner_text())
+    assert sum(chips) + bank == 200
+    expect(host.locator("h1")).to_contain_text("Monte <i>night</i>")

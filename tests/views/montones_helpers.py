@@ -1,0 +1,280 @@
+"""A night of Montones driven only through the HTTP routes, for the view tests.
+
+``Night(app, "Ana", "Ben", "Eva")`` creates a table through POST /tables (the host's client keeps
+the host rights) and seats each named player with a test client of their own. ``do(name, kind,
+**fields)`` is a tap on that player's phone: POST /t/CODE/a/<kind> with their CSRF token, as
+htmx sends it unless ``hx=False``. ``snapshot()`` is everything an action could change, so a
+refusal can be checked to have changed nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+
+from sqlalchemy import func, select
+
+from montones import service
+from montones.extensions import db
+from montones.models import Action, LedgerEntry, Player
+from montones.rules import montones as engine
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
+FLASH = re.compile(r'<div class="flash" role="alert">(.*?)</div>', re.S)
+REJOIN = re.compile(r'class="rejoin muted">[^<]*<strong>([^<]+)</strong>')
+
+HX = {"HX-Request": "true"}
+
+
+def csrf_of(response) -> str:
+    found = CSRF.search(response.get_data(as_text=True))
+    assert found, "the page carries no CSRF token"
+    return found.group(1)
+
+
+def fresh_token(client) -> str:
+    """The CSRF token of a client's session, read off a page, as a browser would."""
+    return csrf_of(client.get("/"))
+
+
+def notice(response) -> str | None:
+    """The refusal shown in the phone's bar (htmx answers) or on an error page, unescaped."""
+    found = NOTICE.search(response.get_data(as_text=True))
+    return html.unescape(found.group(1).strip()) if found else None
+
+
+def flashed(response) -> str | None:
+    """The flashed messages of a page, as text."""
+    found = FLASH.search(response.get_data(as_text=True))
+    if not found:
+        return None
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).strip())
+
+
+def forms(response, kind: str) -> list[dict[str, str]]:
+    """The hidden fields of every form on a page that posts the action ``kind``."""
+    found = []
+    for block in response.get_data(as_text=True).split("<form")[1:]:
+        block = block.split("</form>")[0]
+        if re.search(rf'action="/t/[A-Z]{{4}}/a/{kind}"', block):
+            fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', block)
+            found.append({name: html.unescape(value) for name, value in fields})
+    return found
+
+
+class Night:
+    def __init__(
+        self,
+        app,
+        *names: str,
+        chips: int = 100,
+        min_bet: int = 1,
+        heaps: tuple[int, int] = (3, 8),
+        tenure: int = 60,
+        cut_timeout: int = 600,
+        table_name: str = "Friday",
+    ):
+        self.app = app
+        self.host = app.test_client()
+        self.host_token = fresh_token(self.host)
+        response = self.host.post(
+            "/tables",
+            data={
+                "csrf_token": self.host_token,
+                "game": "montones",
+                "name": table_name,
+                "chips": str(chips),
+                "min_bet": str(min_bet),
+                "heaps_min": str(heaps[0]),
+                "heaps_max": str(heaps[1]),
+                "tenure": str(tenure),
+                "cut_timeout": str(cut_timeout),
+            },
+        )
+        assert response.status_code == 303, response.get_data(as_text=True)
+        found = re.search(r"/t/([A-Z]{4})/host$", response.location)
+        assert found, response.location
+        self.code = found.group(1)
+        self.chips = chips
+        self.clients: dict[str, object] = {}
+        self.tokens: dict[str, str] = {}
+        self.seats: dict[str, str] = {}
+        for name in names:
+            self.join(name)
+
+    # --- people ---------------------------------------------------------------------------
+
+    def join(self, name: str):
+        client = self.app.test_client()
+        page = client.get(f"/t/{self.code}/join")
+        assert page.status_code == 200
+        token = csrf_of(page)
+        before = set(self.state()["players"])
+        response = client.post(f"/t/{self.code}/join", data={"csrf_token": token, "name": name})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        (seat,) = set(self.state()["players"]) - before
+        self.clients[name], self.tokens[name], self.seats[name] = client, token, seat
+        return client
+
+    def name_of(self, seat: str) -> str:
+        return next(name for name, s in self.seats.items() if s == seat)
+
+    def do(self, name: str, kind: str, *, hx: bool = True, token: str | None = None, **fields):
+        """``name`` taps ``kind`` on their phone; ``token=""`` sends no CSRF token at all."""
+        data = {k: str(v) for k, v in fields.items()}
+        token = self.tokens[name] if token is None else token
+        if token:
+            data["csrf_token"] = token
+        return self.clients[name].post(
+            f"/t/{self.code}/a/{kind}", data=data, headers=HX if hx else {}
+        )
+
+    def host_do(self, kind: str, *, token: str | None = None, **fields):
+        data = {k: str(v) for k, v in fields.items()}
+        token = self.host_token if token is None else token
+        if token:
+            data["csrf_token"] = token
+        return self.host.post(f"/t/{self.code}/host/{kind}", data=data)
+
+    def page(self, name: str):
+        return self.clients[name].get(f"/t/{self.code}")
+
+    # --- reading --------------------------------------------------------------------------
+
+    def table(self):
+        return service.get_table(self.code)
+
+    def state(self) -> dict:
+        with self.app.app_context():
+            return copy.deepcopy(self.table().state)
+
+    def stage(self) -> str:
+        return service.stage(self.state())
+
+    def ledger(self) -> dict[str, int]:
+        with self.app.app_context():
+            return service.ledger_totals(self.table())
+
+    def entries(self) -> list[tuple[int, str, int]]:
+        """Every ledger row: (version, account, amount)."""
+        with self.app.app_context():
+            table = self.table()
+            rows = db.session.execute(
+                select(LedgerEntry.version, LedgerEntry.account, LedgerEntry.amount)
+                .where(LedgerEntry.table_id == table.id)
+                .order_by(LedgerEntry.id)
+            ).all()
+            return [tuple(row) for row in rows]
+
+    def actions(self) -> list[tuple[int, str, str]]:
+        """Every action row: (version, actor, kind)."""
+        with self.app.app_context():
+            table = self.table()
+            rows = db.session.execute(
+                select(Action.version, Action.actor, Action.kind)
+                .where(Action.table_id == table.id)
+                .order_by(Action.id)
+            ).all()
+            return [tuple(row) for row in rows]
+
+    def rejoin_code(self, name: str) -> str:
+        with self.app.app_context():
+            table = self.table()
+            return db.session.execute(
+                select(Player.rejoin_code).where(
+                    Player.table_id == table.id, Player.seat == self.seats[name]
+                )
+            ).scalar_one()
+
+    def snapshot(self) -> str:
+        """The state, the ledger totals, the number of actions, the host's switches and the
+        seats' secrets: what any request could change."""
+        with self.app.app_context():
+            table = self.table()
+            count = db.session.execute(
+                select(func.count(Action.id)).where(Action.table_id == table.id)
+            ).scalar_one()
+            seats = db.session.execute(
+                select(Player.seat, Player.token_hash, Player.rejoin_code)
+                .where(Player.table_id == table.id)
+                .order_by(Player.seat)
+            ).all()
+            return json.dumps(
+                {
+                    "state": table.state,
+                    "ledger": service.ledger_totals(table),
+                    "actions": count,
+                    "paused": table.paused,
+                    "ended": str(table.ended_at),
+                    "seats": [list(row) for row in seats],
+                },
+                sort_keys=True,
+            )
+
+    # --- moving the night along, through the routes ----------------------------------------
+
+    def chips_of(self, name: str) -> int:
+        return self.state()["players"][self.seats[name]]["chips"]
+
+    def banker(self) -> str:
+        return self.name_of(self.state()["bank"]["banker"])
+
+    def cutter(self) -> str:
+        return self.name_of(self.state()["hand"]["cutter"])
+
+    def ok(self, name: str, kind: str, **fields):
+        response = self.do(name, kind, **fields)
+        assert response.status_code == 200, (kind, notice(response))
+        assert notice(response) is None, (kind, notice(response))
+        return response
+
+    def open_bank(self, banker: str, amount: int):
+        """``banker`` offers ``amount`` and everyone else passes: the auction closes by itself."""
+        self.ok(banker, "offer", amount=amount)
+        for name in self.seats:
+            if name != banker and not self.state()["players"][self.seats[name]].get("left"):
+                self.ok(name, "pass")
+        assert self.state()["phase"] == engine.CUT
+
+    def to_betting(self, banker: str = "Ana", bank: int = 30, heaps: int = 3):
+        """The auction, the cut and the heaps, each by the right player."""
+        self.open_bank(banker, bank)
+        self.ok(self.cutter(), "cut", position=10)
+        self.ok(banker, "heaps", count=heaps)
+        assert self.state()["phase"] == engine.BETTING
+
+    def edit_hand(self, change):
+        """Stack the cards of the hand in play: ``change(hand)`` edits the hand's heaps in
+        place (test setup, never a route). The heaps must keep the same cards."""
+        with self.app.app_context():
+            table = self.table()
+            state = copy.deepcopy(table.state)
+            cards = sorted(sum(state["hand"]["heaps"], []))
+            change(state["hand"])
+            assert sorted(sum(state["hand"]["heaps"], [])) == cards
+            table.state = state
+            db.session.commit()
+
+    def arrange(self, bottoms: dict[int, str]):
+        """Stack the deck: heap ``h`` shows ``bottoms[h]`` when turned (a swap of two cards
+        within the dealt heaps, so the 40 cards stay the same 40). Test setup, not a route."""
+        with self.app.app_context():
+            table = self.table()
+            state = copy.deepcopy(table.state)
+            heaps = state["hand"]["heaps"]
+            for heap, card in bottoms.items():
+                where = next(
+                    (i, j)
+                    for i, cards in enumerate(heaps)
+                    for j, c in enumerate(cards)
+                    if c == card
+                )
+                bottom = (heap - 1, len(heaps[heap - 1]) - 1)
+                a, b = where, bottom
+                heaps[a[0]][a[1]], heaps[b[0]][b[1]] = heaps[b[0]][b[1]], heaps[a[0]][a[1]]
+            assert all(heaps[h - 1][-1] == c for h, c in bottoms.items())
+            table.state = state
+            db.session.commit()

@@ -1,0 +1,519 @@
+"""A Monte table driven only through the HTTP routes: every refusal says why and changes nothing.
+
+``MonteNight(app, "Ana", "Ben", "Eva")`` creates a Monte table through POST /tables (the host's
+client keeps the host rights) and seats each player with a test client of their own;
+``do(name, kind, **fields)`` is a tap on that player's phone, as htmx sends it.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from montones import service
+from montones.extensions import db
+from montones.models import Action
+from montones.rules import monte
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
+FLASH = re.compile(r'<div class="flash" role="alert">(.*?)</div>', re.S)
+HX = {"HX-Request": "true"}
+
+
+def csrf_of(response) -> str:
+    found = CSRF.search(response.get_data(as_text=True))
+    assert found, "the page carries no CSRF token"
+    return found.group(1)
+
+
+def notice(response) -> str | None:
+    found = NOTICE.search(response.get_data(as_text=True))
+    return html.unescape(found.group(1).strip()) if found else None
+
+
+class MonteNight:
+    def __init__(self, app, *names, chips=100, **settings):
+        self.app = app
+        self.host = app.test_client()
+        self.host_token = csrf_of(self.host.get("/"))
+        form = {
+            "csrf_token": self.host_token,
+            "game": "monte",
+            "name": "Monte night",
+            "chips": str(chips),
+            "bank_size": "50",
+            "min_bet": "1",
+            "max_bet": "10",
+            "banks_each": "1",
+        }
+        for key, value in settings.items():
+            if value is True:
+                form[key] = "on"
+            elif value is not False:
+                form[key] = str(value)
+        response = self.host.post("/tables", data=form)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.code = re.search(r"/t/([A-Z]{4})/host$", response.location).group(1)
+        self.clients, self.tokens, self.seats = {}, {}, {}
+        for name in names:
+            client = app.test_client()
+            token = csrf_of(client.get(f"/t/{self.code}/join"))
+            before = set(self.state()["players"])
+            joined = client.post(f"/t/{self.code}/join", data={"csrf_token": token, "name": name})
+            assert joined.status_code == 303, joined.get_data(as_text=True)
+            (seat,) = set(self.state()["players"]) - before
+            self.clients[name], self.tokens[name], self.seats[name] = client, token, seat
+
+    def name_of(self, seat):
+        return next(name for name, s in self.seats.items() if s == seat)
+
+    def do(self, name, kind, **fields):
+        data = {k: str(v) for k, v in fields.items()}
+        data["csrf_token"] = self.tokens[name]
+        return self.clients[name].post(f"/t/{self.code}/a/{kind}", data=data, headers=HX)
+
+    def host_do(self, kind, **fields):
+        data = {k: str(v) for k, v in fields.items()}
+        data["csrf_token"] = self.host_token
+        return self.host.post(f"/t/{self.code}/host/{kind}", data=data)
+
+    def state(self):
+        with self.app.app_context():
+            return copy.deepcopy(service.get_table(self.code).state)
+
+    def stage(self):
+        return service.stage(self.state())
+
+    def snapshot(self):
+        """The state, the ledger and the action count: what any request could change."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            count = db.session.execute(
+                select(func.count(Action.id)).where(Action.table_id == table.id)
+            ).scalar_one()
+            return json.dumps(
+                {"state": table.state, "ledger": service.ledger_totals(table), "actions": count},
+                sort_keys=True,
+            )
+
+    # --- the steps of a bank --------------------------------------------------------------
+
+    @property
+    def banker(self):
+        return self.name_of(self.state()["banker"])
+
+    @property
+    def punters(self):
+        return [name for name in self.seats if name != self.banker]
+
+    def draw(self):
+        assert self.host_do("draw").status_code == 303
+        assert self.state()["phase"] == monte.BANK
+
+    def put_up(self, amount=50):
+        response = self.do(self.banker, "bank", amount=amount, stage=self.stage())
+        assert response.status_code == 200, notice(response)
+
+    def cut(self, position=20):
+        cutter = self.name_of(self.state()["cutter"])
+        response = self.do(cutter, "cut", position=position, stage=self.stage())
+        assert response.status_code == 200, notice(response)
+        assert self.state()["phase"] == monte.BETTING
+
+    def betting(self, bank=50):
+        """From a new table to the first coup's bets."""
+        self.draw()
+        self.put_up(bank)
+        self.cut()
+
+    def tap(self, name, layout, amount, **extra):
+        return self.do(name, "tap", layout=layout, amount=amount, stage=self.stage(), **extra)
+
+
+@pytest.fixture
+def night(app):
+    return MonteNight(app, "Ana", "Ben", "Eva")
+
+
+def assert_refused(night, response, message, status=422):
+    assert response.status_code == status
+    assert message in (notice(response) or ""), notice(response)
+
+
+def refused_without_change(night, action, message, status=422):
+    before = night.snapshot()
+    response = action()
+    assert_refused(night, response, message, status)
+    assert night.snapshot() == before
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+
+def test_a_bet_over_the_room_left_under_the_bank_is_refused(app):
+    night = MonteNight(app, "Ana", "Ben", "Eva", max_bet=20)
+    night.betting(bank=25)
+    first, second = night.punters
+    assert night.tap(first, "top", 20).status_code == 200
+    refused_without_change(
+        night,
+        lambda: night.tap(second, "bottom", 10),
+        "The bank holds 25 and 20 is already bet: the most you can bet is 5.",
+    )
+
+
+def test_a_bet_under_the_table_minimum_is_refused(app):
+    night = MonteNight(app, "Ana", "Ben", min_bet=2)
+    night.betting()
+    refused_without_change(
+        night, lambda: night.tap(night.punters[0], "top", 1), "The table minimum is 2."
+    )
+
+
+def test_a_bet_over_the_table_maximum_is_refused(night):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "top", 11),
+        "The table maximum is 10: a bet of 11 is over it.",
+    )
+
+
+def test_a_bet_over_the_players_chips_is_refused(app):
+    night = MonteNight(app, "Ana", "Ben", chips=60, max_bet=100)
+    night.draw()
+    assert night.host_do("top_up", seat=night.seats[night.banker], amount=100).status_code == 303
+    night.put_up(150)
+    night.cut()
+    punter = night.punters[0]
+    refused_without_change(
+        night,
+        lambda: night.do(punter, "tap", layout="top", custom=61, amount=1, stage=night.stage()),
+        "You have 60 chips: a bet of 61 is over them.",
+    )
+
+
+def test_a_bet_on_an_unknown_layout_is_refused(night):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "middle", 5),
+        "There is no layout 'middle': bet on the bottom or the top layout.",
+    )
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "", 5),
+        "Choose the bottom or the top layout.",
+    )
+
+
+def test_an_amount_that_is_not_a_number_is_refused(night):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "top", "lots"),
+        "The amount must be a whole number.",
+    )
+
+
+def test_the_banker_cannot_bet(night):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.banker, "top", 5),
+        "The banker does not bet against the bank.",
+    )
+
+
+def test_only_the_banker_turns_the_gate(night):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.do(night.punters[0], "gate", stage=night.stage()),
+        "Only the banker can do that.",
+    )
+
+
+def test_only_the_banker_deals_the_next_coup(night):
+    night.betting()
+    night.do(night.banker, "gate", stage=night.stage())
+    if night.state()["phase"] != monte.COUP_OVER:
+        pytest.skip("the first coup broke the bank")
+    refused_without_change(
+        night,
+        lambda: night.do(night.punters[0], "next", stage=night.stage()),
+        "Only the banker can do that.",
+    )
+
+
+def test_only_the_cutter_cuts(night):
+    night.draw()
+    night.put_up()
+    cutter = night.name_of(night.state()["cutter"])
+    other = next(name for name in night.seats if name != cutter)
+    refused_without_change(
+        night,
+        lambda: night.do(other, "cut", position=10, stage=night.stage()),
+        "It is not your turn to cut.",
+    )
+
+
+def test_a_cut_must_leave_cards_on_both_sides(night):
+    night.draw()
+    night.put_up()
+    cutter = night.name_of(night.state()["cutter"])
+    refused_without_change(
+        night,
+        lambda: night.do(cutter, "cut", position=40, stage=night.stage()),
+        "A cut must leave cards on both sides: 1 to 39.",
+    )
+
+
+def test_only_the_banker_puts_up_the_bank_and_not_over_their_chips(night):
+    night.draw()
+    refused_without_change(
+        night,
+        lambda: night.do(night.punters[0], "bank", amount=50, stage=night.stage()),
+        "Only the banker can do that.",
+    )
+    refused_without_change(
+        night,
+        lambda: night.do(night.banker, "bank", amount=101, stage=night.stage()),
+        "You have 100 chips: a bank of 101 is over them.",
+    )
+
+
+def test_a_player_cannot_withdraw_someone_elses_bet(night):
+    night.betting()
+    first, second = night.punters
+    night.tap(first, "top", 5)
+    (placed,) = night.state()["coup"]["bets"]
+    refused_without_change(
+        night,
+        lambda: night.do(second, "withdraw", bet=placed["id"]),
+        "That bet is not yours.",
+    )
+
+
+def test_a_tap_made_for_an_earlier_stage_is_stale(night):
+    night.betting()
+    old = night.stage()
+    night.do(night.banker, "gate", stage=old)
+    refused_without_change(
+        night,
+        lambda: night.do(night.punters[0], "tap", layout="top", amount=5, stage=old),
+        "The table moved on before your tap arrived: here it is now.",
+        status=409,
+    )
+
+
+def test_a_bet_after_the_gate_is_refused(night):
+    night.betting()
+    night.do(night.banker, "gate", stage=night.stage())
+    refused_without_change(
+        night, lambda: night.do(night.punters[0], "bet", layout="top", amount=5), "Bets are closed."
+    )
+
+
+def test_a_double_click_places_one_bet(night):
+    night.betting()
+    punter = night.punters[0]
+    first = night.tap(punter, "top", 5, nonce="tap-1")
+    assert first.status_code == 200
+    after_first = night.snapshot()
+    second = night.tap(punter, "top", 5, nonce="tap-1")
+    assert second.status_code == 200 and notice(second) is None
+    assert night.snapshot() == after_first
+    assert len(night.state()["coup"]["bets"]) == 1
+
+
+def test_the_draw_is_the_hosts_and_needs_two_players(app):
+    night = MonteNight(app, "Ana")
+    before = night.snapshot()
+    response = night.host_do("draw")
+    assert response.status_code == 303
+    page = night.host.get(response.location).get_data(as_text=True)
+    assert "Monte needs at least two players." in page
+    assert night.snapshot() == before
+    night2 = MonteNight(app, "Ana", "Ben")
+    before = night2.snapshot()
+    response = night2.clients["Ana"].post(
+        f"/t/{night2.code}/host/draw", data={"csrf_token": night2.tokens["Ana"]}
+    )
+    assert response.status_code == 403
+    assert night2.snapshot() == before
+
+
+def test_a_refusal_in_spanish_keeps_the_same_reason(night):
+    night.betting()
+    night.clients[night.punters[0]].get("/?lang=es")
+    response = night.tap(night.punters[0], "top", 11)
+    assert response.status_code == 422 and "10" in notice(response)
+
+
+# --- what is allowed ---------------------------------------------------------------------------
+
+
+def test_bets_on_both_layouts_reach_every_screen(night):
+    night.betting()
+    first, second = night.punters
+    assert night.tap(first, "top", 5).status_code == 200
+    assert night.tap(first, "bottom", 3).status_code == 200
+    assert night.tap(second, "top", 10).status_code == 200
+    bets = [(b["layout"], b["amount"]) for b in night.state()["coup"]["bets"]]
+    assert bets == [("top", 5), ("bottom", 3), ("top", 10)]
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert tv.count('class="chip__name">' + first) == 2
+    assert "room for 32 more" in tv
+    phone = night.clients[second].get(f"/t/{night.code}").get_data(as_text=True)
+    assert f"{first}</span>" in phone
+
+
+def test_a_withdrawal_is_one_tap_and_gives_the_chips_back(night):
+    night.betting()
+    punter = night.punters[0]
+    night.tap(punter, "top", 5)
+    (placed,) = night.state()["coup"]["bets"]
+    response = night.do(punter, "withdraw", bet=placed["id"])
+    assert response.status_code == 200 and notice(response) is None
+    state = night.state()
+    assert state["coup"]["bets"] == [] and state["players"][night.seats[punter]]["chips"] == 100
+
+
+def test_tapping_the_bank_is_one_bet_equal_to_the_bank(app):
+    night = MonteNight(app, "Ana", "Ben", max_bet=50)
+    night.betting(bank=30)
+    phone = night.clients[night.punters[0]].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "tap the bank 30" in phone
+    assert night.tap(night.punters[0], "top", 30).status_code == 200
+    assert night.state()["coup"]["bets"][0]["amount"] == 30
+
+
+def test_the_gate_settles_and_the_ledger_balances(night):
+    night.betting()
+    first, second = night.punters
+    night.tap(first, "top", 5)
+    night.tap(second, "bottom", 7)
+    response = night.do(night.banker, "gate", stage=night.stage())
+    assert response.status_code == 200
+    state = night.state()
+    result = state["last_coup"]["result"]
+    assert len(result["settled"]) == 2
+    with app_context(night):
+        ledger = service.ledger_totals(service.get_table(night.code))
+    assert sum(ledger.values()) == 0
+    assert sum(p["chips"] for p in state["players"].values()) + state["bank"] == 300
+
+
+def test_the_phone_offers_only_what_the_rules_allow_now(night):
+    night.draw()
+    banker, (punter, _other) = night.banker, night.punters
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Put up the bank" in page and 'value="50"' in page
+    page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Put up the bank" not in page and f"Waiting for {banker} to put up the bank." in page
+    night.put_up()
+    night.cut()
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Turn the gate" in page and "Bet here" not in page
+    page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Bet here" in page and "Turn the gate" not in page
+    assert re.search(r"\d+ of 36 win", page)
+
+
+def test_the_game_ends_when_every_player_has_held_the_bank_and_names_the_winner(app):
+    night = MonteNight(app, "Ana", "Ben", short_bank=1)
+    night.betting()
+    night.do(night.banker, "gate", stage=night.stage())
+    night.put_up(50)
+    night.cut()
+    night.do(night.banker, "gate", stage=night.stage())
+    with app_context(night):
+        table = service.get_table(night.code)
+        assert table.state["phase"] == monte.FINISHED and table.ended_at is not None
+    page = night.clients["Ana"].get(f"/t/{night.code}")
+    assert page.status_code == 303 and page.location.endswith("/standings")
+    standings = night.clients["Ana"].get(page.location).get_data(as_text=True)
+    assert "wins with 100 chips." in standings
+
+
+def test_the_host_can_end_a_monte_night_and_the_bank_goes_home(night):
+    night.betting()
+    night.tap(night.punters[0], "top", 5)
+    response = night.host_do("end")
+    assert response.status_code == 303 and response.location.endswith("/standings")
+    state = night.state()
+    assert state["phase"] == monte.FINISHED and state["bank"] == 0
+    assert sorted(p["chips"] for p in state["players"].values()) == [100, 100, 100]
+
+
+def test_sending_the_banker_away_after_the_gate_passes_the_bank_and_keeps_every_chip(night):
+    night.betting()
+    first, second = night.punters
+    night.tap(first, "top", 5)
+    night.tap(second, "bottom", 5)
+    night.do(night.banker, "gate", stage=night.stage())
+    banker = night.seats[night.banker]
+    assert night.host_do("kick", seat=banker).status_code == 303
+    state = night.state()
+    assert state["players"][banker]["left"] and state["banker"] != banker
+    with app_context(night):
+        assert sum(service.ledger_totals(service.get_table(night.code)).values()) == 0
+    assert sum(p["chips"] for p in state["players"].values()) == 300
+
+
+def test_the_table_speaks_spanish_with_its_plurals(night):
+    night.betting()
+    punter = night.punters[0]
+    night.clients[punter].get("/?lang=es")
+    page = html.unescape(night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True))
+    assert "La puerta" in page and "quedan 36 cartas" in page and "Cartas de arriba" in page
+    assert re.search(r"ganan \d+ de 36", page)
+
+
+def test_names_are_escaped_on_the_tv(app):
+    night = MonteNight(app, "<b>Ana</b>", "Ben")
+    night.draw()
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert "<b>Ana</b>" not in tv and "&lt;b&gt;Ana&lt;/b&gt;" in tv
+
+
+# --- a whole bank through the routes -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("two_card", "coups"), [(False, 8), (True, 13)])
+def test_a_40_card_deck_gives_exactly_the_coups_of_one_bank_before_it_passes(app, two_card, coups):
+    # Bets of 1 against a bank of 100 can never break it: the deck alone ends the bank.
+    night = MonteNight(app, "Ana", "Ben", "Eva", chips=200, two_card=two_card)
+    night.betting(bank=100)
+    first_banker = night.banker
+    dealt = 0
+    while night.state()["banker"] == night.seats[first_banker]:
+        state = night.state()
+        assert state["phase"] == monte.BETTING
+        dealt += 1
+        assert state["coup"]["number"] == dealt
+        for punter in night.punters:
+            assert night.tap(punter, "top", 1).status_code == 200
+            assert night.tap(punter, "bottom", 1).status_code == 200
+        response = night.do(first_banker, "gate", stage=night.stage())
+        assert response.status_code == 200, notice(response)
+        if night.state()["phase"] == monte.COUP_OVER:
+            assert night.do(first_banker, "next", stage=night.stage()).status_code == 200
+    state = night.state()
+    assert dealt == coups
+    assert state["phase"] == monte.BANK and state["banks"][night.seats[first_banker]] == 1
+    assert len(state["discards"]) == (39 if two_card else 40)
+    tv = html.unescape(night.host.get(f"/t/{night.code}/tv").get_data(as_text=True))
+    assert f"{first_banker}'s bank has dealt its {coups} coups: the bank passes" in tv
+    assert sum(p["chips"] for p in state["players"].values()) == 600
+
+
+def app_context(night):
+    return night.app.app_context()
