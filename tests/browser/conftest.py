@@ -12,7 +12,8 @@ import pytest
 from liveserver import free_port, start_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENS = Path(__file__).resolve().parents[2] / "test-results" / "screens"
+# Not test-results/: pytest-playwright empties that folder at the start of every run.
+SCREENS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
