@@ -52,7 +52,11 @@ def _settings(game: str, form) -> dict:
             "generous": form.get("generous") == "on",
             "short_bank": int_field(form, "short_bank", _("A short bank")) if short else None,
             "private_circle": form.get("private_circle") == "on",
-            "cut_timeout": int_field(form, "cut_timeout", _("The time to cut")),
+            **(
+                {"cut_timeout": int_field(form, "cut_timeout", _("The time to cut"))}
+                if (form.get("cut_timeout") or "").strip()
+                else {}
+            ),
         }
     raise service.ServiceError(_("Choose Montones or Monte."))
 
