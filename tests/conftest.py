@@ -1,3 +1,6 @@
+import os
+import secrets
+
 import pytest
 
 from montones import create_app
@@ -20,3 +23,25 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+# PostgreSQL for the tests of the scale-out path. Outside CI, with no server, those tests skip
+# and say why; under CI (``CI=true``) they fail instead.
+PG_ADMIN = os.environ.get("MONTONES_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    try:
+        import psycopg
+
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except Exception as error:  # no driver or no server
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs PostgreSQL at {PG_ADMIN}: {error}")
+        pytest.skip(f"no PostgreSQL at {PG_ADMIN} ({error.__class__.__name__}): SQLite only")
+    name = f"montones_test_{secrets.token_hex(4)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    admin.close()

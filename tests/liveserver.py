@@ -1,6 +1,7 @@
 """Start the real server (``montones serve``: gunicorn, gthread) on loopback for a test."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -14,7 +15,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(folder: Path, port: int, **env_extra) -> subprocess.Popen:
+def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subprocess.Popen:
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'montones.sqlite'}",
@@ -59,3 +60,53 @@ def stop_server(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(5)
+
+
+class Phone:
+    """One device: its own cookie jar and CSRF token, talking to the real server."""
+
+    def __init__(self, base: str):
+        import httpx
+
+        self.http = httpx.Client(base_url=base, timeout=30)
+        self.token = None
+
+    def page(self, path: str) -> str:
+        html = self.http.get(path).text
+        self.token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+        return html
+
+    def post(self, path: str, **data):
+        headers = {"HX-Request": "true", "X-CSRF-Token": self.token}
+        return self.http.post(path, data={k: str(v) for k, v in data.items()}, headers=headers)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+MONTONES_FORM = {
+    "game": "montones",
+    "chips": "100",
+    "min_bet": "1",
+    "heaps_min": "3",
+    "heaps_max": "5",
+    "tenure": "60",
+    "cut_timeout": "30",
+}
+
+
+def create_table(base: str, **form) -> tuple[str, Phone]:
+    """A Montones table made through the lobby form; returns its code and the host's device."""
+    host = Phone(base)
+    host.page("/")
+    fields = {**MONTONES_FORM, **{k: str(v) for k, v in form.items()}, "csrf_token": host.token}
+    created = host.http.post("/tables", data=fields)
+    return created.headers["location"].split("/")[2], host
+
+
+def seat(base: str, code: str, name: str) -> Phone:
+    phone = Phone(base)
+    phone.page(f"/t/{code}/join")
+    phone.http.post(f"/t/{code}/join", data={"csrf_token": phone.token, "name": name})
+    phone.page(f"/t/{code}")
+    return phone

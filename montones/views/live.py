@@ -7,6 +7,7 @@ cut timeout when it falls due.
 
 from __future__ import annotations
 
+import os
 import time
 
 from flask import Blueprint, Response, current_app, request
@@ -54,4 +55,5 @@ def stream(code):
     response = Response(events(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
+    response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
     return response

@@ -1,29 +1,10 @@
 """Kill the server in the middle of a hand, start it again: the hand goes on as it was."""
 
 import json
-import re
 import signal
 import sqlite3
 
-import httpx
-from liveserver import free_port, start_server, stop_server
-
-HX = {"HX-Request": "true"}
-
-
-class Phone:
-    def __init__(self, base):
-        self.http = httpx.Client(base_url=base, timeout=10)
-        self.token = None
-
-    def page(self, path):
-        html = self.http.get(path).text
-        self.token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-        return html
-
-    def post(self, path, **data):
-        headers = {**HX, "X-CSRF-Token": self.token}
-        return self.http.post(path, data={k: str(v) for k, v in data.items()}, headers=headers)
+from liveserver import create_table, free_port, seat, start_server, stop_server
 
 
 def read_state(db_path, code):
@@ -38,29 +19,8 @@ def test_a_hand_survives_a_killed_server(tmp_path):
     db_path = tmp_path / "montones.sqlite"
     server = start_server(tmp_path, port)
     try:
-        host = Phone(base)
-        host.page("/")
-        created = host.http.post(
-            "/tables",
-            data={
-                "csrf_token": host.token,
-                "game": "montones",
-                "chips": "100",
-                "min_bet": "1",
-                "heaps_min": "3",
-                "heaps_max": "5",
-                "tenure": "60",
-                "cut_timeout": "30",
-            },
-        )
-        code = created.headers["location"].split("/")[2]
-        phones = {}
-        for name in ("Ana", "Ben", "Eva"):
-            phone = Phone(base)
-            phone.page(f"/t/{code}/join")
-            phone.http.post(f"/t/{code}/join", data={"csrf_token": phone.token, "name": name})
-            phone.page(f"/t/{code}")
-            phones[name] = phone
+        code, _host = create_table(base)
+        phones = {name: seat(base, code, name) for name in ("Ana", "Ben", "Eva")}
         ana, ben, eva = phones["Ana"], phones["Ben"], phones["Eva"]
         assert ana.post(f"/t/{code}/a/offer", amount=40).status_code == 200
         ben.post(f"/t/{code}/a/pass")

@@ -1,35 +1,10 @@
-"""Service tests run on a real database: SQLite always, PostgreSQL where a server answers.
-
-Outside CI, with no PostgreSQL server, the PostgreSQL runs skip and say why; under CI
-(``CI=true``) they fail instead.
-"""
-
-import os
-import secrets
+"""Service tests run on a real database: SQLite always, PostgreSQL where a server answers
+(the ``postgres_url`` fixture of tests/conftest.py)."""
 
 import pytest
 
 from montones import create_app
 from montones.config import TestConfig
-
-PG_ADMIN = os.environ.get("MONTONES_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-
-
-@pytest.fixture(scope="session")
-def postgres_url():
-    try:
-        import psycopg
-
-        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
-    except Exception as error:  # no driver or no server
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs PostgreSQL at {PG_ADMIN}: {error}")
-        pytest.skip(f"no PostgreSQL at {PG_ADMIN} ({error.__class__.__name__}): SQLite only")
-    name = f"montones_test_{secrets.token_hex(4)}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-    admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    admin.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

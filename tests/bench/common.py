@@ -1,0 +1,531 @@
+"""What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
+
+Not a test module: pytest does not collect tests/bench/. Every script starts the real server
+exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, 64 threads)
+on loopback, in a temporary folder, and talks to it only through HTTP, as browsers would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import re
+import resource
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+BENCH_DIR = Path(__file__).resolve().parent
+TESTS_DIR = BENCH_DIR.parent
+REPO = TESTS_DIR.parent
+sys.path.insert(0, str(TESTS_DIR))
+
+from liveserver import free_port, start_server  # noqa: E402
+
+HX = {"HX-Request": "true"}
+TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
+SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
+FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
+CHIP = '<li class="chip '
+# The phone's tap form on a heap, and the withdraw form on one of its own chips (_felt.html).
+TAP_RE = re.compile(
+    r'name="heap" value="(\d+)">\s*<input type="hidden" name="stage" value="([^"]*)">'
+    r'\s*<input type="hidden" name="nonce" value="([^"]*)">'
+)
+WITHDRAW_RE = re.compile(
+    r'name="bet" value="(\d+)">\s*<input type="hidden" name="nonce" value="([^"]*)">'
+)
+
+# One pool per client, big enough for a stream plus the fetches it triggers (an aborted fetch
+# closes its connection, as a browser's does), with timeouts on everything but a stream's reads
+# (a stream sends a heartbeat every 15 s).
+LIMITS = httpx.Limits(max_connections=16, max_keepalive_connections=8, keepalive_expiry=30)
+TIMEOUT = httpx.Timeout(10.0)
+STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)
+
+
+def client(base: str, **kwargs) -> httpx.AsyncClient:
+    # verify=False: plain HTTP on loopback, and it spares loading CA certificates per client.
+    return httpx.AsyncClient(base_url=base, limits=LIMITS, timeout=TIMEOUT, verify=False, **kwargs)
+
+
+# --- servers ---------------------------------------------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def worker_pid(arbiter: subprocess.Popen, wait: float = 10.0) -> int | None:
+    """The one gunicorn worker under an arbiter we started."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        pids = children(arbiter.pid)
+        if pids:
+            return pids[0]
+        time.sleep(0.05)
+    return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (from /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def start_app(folder: Path) -> tuple[subprocess.Popen, str]:
+    """The real server, as ``montones serve`` runs it, with its SQLite file in ``folder``."""
+    port = free_port()
+    process = start_server(folder, port)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[subprocess.Popen, str]:
+    """Another WSGI app under the same gunicorn settings as ``montones serve``."""
+    port = free_port()
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    log = open(folder / f"{app.split(':')[0]}.log", "ab")  # noqa: SIM115 (kept by the process)
+    process = subprocess.Popen(
+        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", "64",
+         "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
+        stdout=log, stderr=log,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    stop(process)
+    raise RuntimeError(f"gunicorn {app} did not start; see {folder}")
+
+
+def stop(process: subprocess.Popen, grace: float = 5.0) -> None:
+    """Terminate a server we started, then kill it (and its workers, by pid) if it lingers."""
+    if process.poll() is not None:
+        return
+    workers = children(process.pid)
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+    for pid in workers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    """CPUs and load: other work on the machine shares the cores with the server and the bench."""
+    one, five, _ = os.getloadavg()
+    return f"machine: {os.cpu_count()} CPUs, load average {one:.1f} (1 min) {five:.1f} (5 min)"
+
+
+def percentile(values, p: float) -> float:
+    """Nearest-rank percentile; ``inf`` (a timeout) sorts last. ``nan`` when there are none."""
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    rank = max(1, math.ceil(p / 100 * len(data)))
+    return data[rank - 1]
+
+
+def ms(seconds: float) -> str:
+    if math.isnan(seconds):
+        return "nan"
+    if math.isinf(seconds):
+        return "inf"
+    return f"{seconds * 1000:.1f}"
+
+
+def ratio(a: float, b: float) -> str:
+    if math.isnan(a) or math.isnan(b) or b == 0 or (math.isinf(a) and math.isinf(b)):
+        return "nan"
+    return f"{a / b:.2f}"
+
+
+def spread(name: str, seconds: list[float]) -> str:
+    finite = [s for s in seconds if math.isfinite(s)]
+    return (
+        f"{name}: n={len(seconds)} ok={len(finite)} p50_ms={ms(percentile(seconds, 50))} "
+        f"p95_ms={ms(percentile(seconds, 95))} max_ms={ms(max(seconds, default=float('nan')))}"
+    )
+
+
+# --- a table through HTTP ----------------------------------------------------------------------
+
+
+def read_state(db_path: Path, code: str) -> dict:
+    with sqlite3.connect(db_path) as conn:
+        (raw,) = conn.execute("SELECT state FROM game_tables WHERE code = ?", (code,)).fetchone()
+    return json.loads(raw)
+
+
+class Player:
+    """One person's browser: its own cookie jar, CSRF token and seat."""
+
+    def __init__(self, base: str, name: str = ""):
+        self.base = base
+        self.name = name
+        self.http = client(base)
+        self.token: str | None = None
+        self.seat: str | None = None
+        self.html = ""  # the last page or action answer this browser holds
+
+    async def page(self, path: str) -> str:
+        r = await self.http.get(path)
+        r.raise_for_status()
+        self.html = r.text
+        found = TOKEN_RE.search(self.html)
+        if found:
+            self.token = found.group(1)
+        return self.html
+
+    async def post(self, path: str, data: dict) -> httpx.Response:
+        headers = {**HX, "X-CSRF-Token": self.token or ""}
+        form = {"csrf_token": self.token or "", **{k: str(v) for k, v in data.items()}}
+        return await self.http.post(path, data=form, headers=headers)
+
+    async def act(self, code: str, kind: str, **data) -> httpx.Response:
+        r = await self.post(f"/t/{code}/a/{kind}", data)
+        self.html = r.text
+        return r
+
+    async def join(self, code: str) -> None:
+        await self.page(f"/t/{code}/join")
+        r = await self.http.post(
+            f"/t/{code}/join", data={"csrf_token": self.token, "name": self.name}
+        )
+        if r.status_code != 303:
+            raise RuntimeError(f"{self.name} could not join: {r.status_code} {r.text[:300]}")
+        await self.page(f"/t/{code}")
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+async def create_table(base: str, chips: int, tenure: int = 600, cut_timeout: int = 600):
+    """A Montones table made from the lobby form; returns (host browser, room code)."""
+    host = Player(base, "host")
+    await host.page("/")
+    r = await host.http.post(
+        "/tables",
+        data={
+            "csrf_token": host.token,
+            "game": "montones",
+            "name": "Bench",
+            "chips": str(chips),
+            "min_bet": "1",
+            "heaps_min": "3",
+            "heaps_max": "5",
+            "tenure": str(tenure),
+            "cut_timeout": str(cut_timeout),
+        },
+    )
+    if r.status_code != 303:
+        raise RuntimeError(f"could not create a table: {r.status_code} {r.text[:300]}")
+    return host, r.headers["location"].split("/")[2]
+
+
+async def seat_players(base: str, code: str, count: int, db_path: Path) -> list[Player]:
+    players = [Player(base, f"P{i:03d}") for i in range(1, count + 1)]
+    for p in players:  # one at a time: seats are numbered in joining order
+        await p.join(code)
+    seats = {v["name"]: pid for pid, v in read_state(db_path, code)["players"].items()}
+    for p in players:
+        p.seat = seats[p.name]
+    return players
+
+
+async def open_hand(code: str, players: list[Player], bank: int, db_path: Path, heaps: int = 3):
+    """First player offers ``bank``, the others pass, the due punter cuts, the banker makes heaps.
+
+    Returns (banker, punters in seat order).
+    """
+    banker, others = players[0], players[1:]
+    r = await banker.act(code, "offer", amount=bank)
+    if r.status_code != 200:
+        raise RuntimeError(f"offer refused: {r.status_code} {r.text[:300]}")
+    for p in others:
+        r = await p.act(code, "pass")
+        if r.status_code != 200:
+            raise RuntimeError(f"pass refused: {r.status_code} {r.text[:300]}")
+    state = read_state(db_path, code)
+    if state["phase"] != "cut" or state["bank"]["banker"] != banker.seat:
+        raise RuntimeError(f"the auction did not close as expected: phase {state['phase']}")
+    cutter = next(p for p in others if p.seat == state["hand"]["cutter"])
+    r = await cutter.act(code, "cut", position=17)
+    if r.status_code != 200:
+        raise RuntimeError(f"cut refused: {r.status_code} {r.text[:300]}")
+    r = await banker.act(code, "heaps", count=heaps)
+    if r.status_code != 200:
+        raise RuntimeError(f"heaps refused: {r.status_code} {r.text[:300]}")
+    if read_state(db_path, code)["phase"] != "betting":
+        raise RuntimeError("the hand is not in betting")
+    for p in players:  # each phone shows the felt with the heaps, as after an `all` refresh
+        await p.page(f"/t/{code}")
+    return banker, others
+
+
+def tap_form(html: str, heap: int) -> dict | None:
+    """The hidden fields of the phone's tap form on ``heap``, from HTML the phone holds."""
+    for found in TAP_RE.finditer(html):
+        if int(found.group(1)) == heap:
+            return {"heap": heap, "stage": found.group(2), "nonce": found.group(3)}
+    return None
+
+
+def own_bets(html: str) -> list[tuple[int, str]]:
+    """(bet id, nonce) of each withdraw form: the felt draws one only on one's own chips."""
+    felt = FELT_RE.search(html)
+    return [(int(b), n) for b, n in WITHDRAW_RE.findall(felt.group(0) if felt else "")]
+
+
+def felt_chips(html: str, region: str | None = None) -> int | None:
+    """Chips on the felt in a piece of HTML; None when it holds no felt."""
+    felt = FELT_RE.search(html)
+    if felt:
+        return felt.group(0).count(CHIP)
+    if region == "felt":  # a pushed event whose data is the felt's inner HTML
+        return html.count(CHIP)
+    return None
+
+
+# --- screens -----------------------------------------------------------------------------------
+
+
+class Tracker:
+    """One round: which screens already hold HTML showing count >= target, and when."""
+
+    def __init__(self, screens: list[Screen]):
+        self.screens = screens
+        self.target = 0
+        self.pending: set[Screen] = set()
+        self.hits: dict[Screen, float] = {}
+        self.events: dict[Screen, float] = {}
+        self.done = asyncio.Event()
+
+    def start(self, target: int) -> None:
+        self.target = target
+        self.hits, self.events = {}, {}
+        self.done = asyncio.Event()
+        self.pending = set(self.screens)
+        now = time.perf_counter()
+        for s in self.screens:
+            s.tracker = self
+            self.update(s, now)
+
+    def update(self, screen: Screen, t: float) -> None:
+        if screen in self.pending and screen.count is not None and screen.count >= self.target:
+            self.pending.discard(screen)
+            self.hits[screen] = t
+            if not self.pending:
+                self.done.set()
+
+    def event(self, screen: Screen, t: float) -> None:
+        self.events.setdefault(screen, t)
+
+
+class Screen:
+    """A live screen: an EventSource on the stream, and what the page does on each event.
+
+    On ``event: changed`` the page's #live element GETs its ``all`` partial (hx-sync
+    "this:replace": a newer event aborts a fetch still in flight). An event whose data is HTML
+    (starts with ``<``) is swapped as it comes, the way an ``sse-swap`` region would be.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        http: httpx.AsyncClient,
+        *,
+        page: str | None = None,
+        stream: str | None = None,
+        partial: str | None = None,
+        params: dict | None = None,
+        token: str | None = None,
+        counter=felt_chips,
+    ):
+        self.name = name
+        self.http = http
+        self.page_path = page
+        self.stream_path = stream
+        self.partial = partial
+        self.params = params
+        self.token = token
+        self.counter = counter
+        self.count: int | None = None
+        self.held = ""  # the HTML of the region we count, as last swapped
+        self.tracker: Tracker | None = None
+        self.connected = asyncio.Event()
+        self.fetch_task: asyncio.Task | None = None
+        self.task: asyncio.Task | None = None
+        self.stats = {
+            "events": 0,
+            "fetches": 0,
+            "aborted": 0,
+            "fetch_errors": 0,
+            "swapped": 0,
+            "pushed": 0,
+        }
+        self.errors: list[str] = []
+
+    async def open(self) -> None:
+        """Load the page as a browser would, then listen on the stream it names."""
+        if self.page_path:
+            r = await self.http.get(self.page_path)
+            r.raise_for_status()
+            if self.token is None:
+                found = TOKEN_RE.search(r.text)
+                self.token = found.group(1) if found else None
+            found = SSE_URL_RE.search(r.text)
+            if found:
+                self.stream_path = found.group(1).replace("&amp;", "&")
+            self.swap(r.text, time.perf_counter())
+        self.task = asyncio.create_task(self.listen())
+
+    def swap(self, html: str, t: float, region: str | None = None) -> None:
+        count = self.counter(html, region)
+        if count is None:
+            return
+        self.count = count
+        self.held = html
+        if self.tracker:
+            self.tracker.update(self, t)
+
+    async def listen(self) -> None:
+        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        try:
+            async with self.http.stream(
+                "GET", self.stream_path, headers=headers, timeout=STREAM_TIMEOUT
+            ) as r:
+                if r.status_code != 200:
+                    self.errors.append(f"stream {r.status_code}")
+                    return
+                event, data = "message", []
+                async for line in r.aiter_lines():
+                    self.connected.set()
+                    if line == "":
+                        if data:
+                            self.dispatch(event, "\n".join(data))
+                        event, data = "message", []
+                    elif line.startswith(":"):
+                        continue
+                    else:
+                        field, _, value = line.partition(":")
+                        value = value[1:] if value.startswith(" ") else value
+                        if field == "event":
+                            event = value
+                        elif field == "data":
+                            data.append(value)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 (reported, not fatal)
+            self.errors.append(f"stream {type(e).__name__}: {e}")
+
+    def dispatch(self, event: str, data: str) -> None:
+        t = time.perf_counter()
+        self.stats["events"] += 1
+        if self.tracker:
+            self.tracker.event(self, t)
+        if data.lstrip().startswith("<"):
+            self.stats["pushed"] += 1
+            self.swap(data, t, region=event)
+        elif event == "changed" and self.partial:
+            if self.fetch_task and not self.fetch_task.done():
+                self.fetch_task.cancel()
+                self.stats["aborted"] += 1
+            self.fetch_task = asyncio.create_task(self.fetch())
+
+    async def fetch(self) -> None:
+        headers = {**HX, "HX-Trigger": "live", "HX-Target": "live"}
+        if self.token:
+            headers["X-CSRF-Token"] = self.token
+        self.stats["fetches"] += 1  # started ("aborted" also counts some never started)
+        try:
+            r = await self.http.get(self.partial, params=self.params, headers=headers)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            self.stats["fetch_errors"] += 1
+            self.errors.append(f"fetch {type(e).__name__}: {e}")
+            return
+        t = time.perf_counter()
+        if r.status_code >= 500 or "database is locked" in r.text:
+            self.stats["fetch_errors"] += 1
+            self.errors.append(f"fetch {r.status_code}")
+        if r.status_code == 200:
+            self.stats["swapped"] += 1
+            self.swap(r.text, t)
+
+    async def idle(self, timeout: float = 1.0) -> None:
+        """Wait (a little) for a fetch still in flight."""
+        if self.fetch_task and not self.fetch_task.done():
+            await asyncio.wait({self.fetch_task}, timeout=timeout)
+
+    async def close(self) -> None:
+        for task in (self.fetch_task, self.task):
+            if task and not task.done():
+                task.cancel()
+        for task in (self.fetch_task, self.task):
+            if task:
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                    pass
+
+
+async def connect_all(screens: list[Screen], timeout: float) -> int:
+    """Open every screen; return how many streams answered within ``timeout``."""
+
+    async def one(s: Screen):
+        try:
+            await asyncio.wait_for(s.open(), timeout)
+        except Exception as e:  # noqa: BLE001
+            s.errors.append(f"open {type(e).__name__}: {e}")
+
+    await asyncio.gather(*(one(s) for s in screens))
+    waits = [asyncio.create_task(s.connected.wait()) for s in screens]
+    _, pending = await asyncio.wait(waits, timeout=timeout) if waits else (set(), set())
+    for w in pending:
+        w.cancel()
+    return sum(s.connected.is_set() for s in screens)
+
+
+def screen_totals(screens: list[Screen]) -> dict:
+    totals: dict[str, int] = {}
+    for s in screens:
+        for k, v in s.stats.items():
+            totals[k] = totals.get(k, 0) + v
+    return totals
+
+
+def first_errors(screens: list[Screen], n: int = 5) -> list[str]:
+    return [f"{s.name}: {e}" for s in screens for e in s.errors][:n]

@@ -1,0 +1,54 @@
+"""Several gunicorn workers on PostgreSQL: a change reaches the streams held by every worker."""
+
+import threading
+import time
+
+import httpx
+from liveserver import create_table, free_port, seat, start_server, stop_server
+
+
+def test_live_updates_cross_workers(tmp_path, postgres_url):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path, port, workers=3, DATABASE_URL=postgres_url)
+    try:
+        code, _host = create_table(base)
+        ana = seat(base, code, "Ana")
+        streams, pids, received = [], set(), []
+        stop = threading.Event()
+
+        def listen(response):
+            for line in response.iter_lines():
+                if stop.is_set():
+                    return
+                if line.startswith("data: "):
+                    received.append((id(response), int(line[6:])))
+
+        client = httpx.Client(base_url=base, timeout=httpx.Timeout(30, read=None))
+        deadline = time.monotonic() + 20
+        while (len(pids) < 2 or len(streams) < 6) and time.monotonic() < deadline:
+            response = client.send(
+                client.build_request("GET", f"/t/{code}/stream?v=0"), stream=True
+            )
+            pids.add(response.headers["X-Montones-Worker"])
+            streams.append(response)
+            threading.Thread(target=listen, args=(response,), daemon=True).start()
+        assert len(pids) >= 2, "every stream landed on one worker"
+
+        while len({s for s, _v in received}) < len(streams) and time.monotonic() < deadline + 10:
+            time.sleep(0.05)  # each stream first reports the version it joined at
+        version_before = max(v for _s, v in received)
+        assert ana.post(f"/t/{code}/a/offer", amount=10).status_code == 200
+        wait_until = time.monotonic() + 10
+        while time.monotonic() < wait_until:
+            got = {s for s, v in received if v > version_before}
+            if len(got) == len(streams):
+                break
+            time.sleep(0.05)
+        assert {s for s, v in received if v > version_before} == {id(r) for r in streams}
+        stop.set()
+        for response in streams:
+            response.close()
+        client.close()
+    finally:
+        stop_server(server)
