@@ -81,7 +81,7 @@ class Action(db.Model):
     kind: Mapped[str] = mapped_column(String(24))
     params: Mapped[dict] = mapped_column(JSON)
     events: Mapped[list] = mapped_column(JSON)
-    nonce: Mapped[str | None] = mapped_column(String(40))
+    nonce: Mapped[str | None] = mapped_column(String(80))  # "<seat>:<the form's nonce>"
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -23,6 +23,16 @@ def csrf_token() -> str:
     return token
 
 
+def _refuse_nul():
+    """A NUL byte is never part of a name, a code or a number (and PostgreSQL refuses it)."""
+    values = [request.path]
+    for source in (request.args, request.form):
+        values += [value for listed in source.listvalues() for value in listed]
+    if any("\x00" in value for value in values):
+        abort(400, description="That request holds a character no field accepts.")
+    return None
+
+
 def _check_csrf():
     if request.method in SAFE_METHODS:
         return None
@@ -44,9 +54,11 @@ def _headers(response):
 
 
 def init_app(app) -> None:
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=2))
+    # Flask has defaults for these (SameSite unset, 31 days): set ours, not setdefault.
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=2)
+    app.before_request(_refuse_nul)
     app.before_request(_check_csrf)
     app.after_request(_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token

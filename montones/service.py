@@ -22,6 +22,7 @@ from montones import live
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry, Player, utcnow
 from montones.rules import RulesError, monte, montones
+from montones.rules.errors import Phrase
 
 GAMES = {"montones": montones, "monte": monte}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
@@ -29,9 +30,35 @@ REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 
 class ServiceError(ValueError):
-    """A refusal, worded for the person who asked. Nothing was changed."""
+    """A refusal, worded for the person who asked. Nothing was changed.
+
+    Like a :class:`RulesError` it keeps an English ``template`` with %-style ``params``, so that
+    it is put into the asker's language only where it is shown (:meth:`sentence`); ``str()`` is
+    the English sentence.
+    """
 
     status = 422
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.sentence())
+
+    def sentence(self, gettext: Callable[..., str] | None = None) -> str:
+        """The refusal as a sentence, in the language of ``gettext`` (English without one).
+
+        ``gettext(template, **params)`` is Flask-Babel's; a param that is a :class:`Phrase`
+        (words of the rules, "a top-up") is translated too.
+        """
+        if gettext is None:
+            text = self.template % self.params if self.params else self.template
+        else:
+            params = {
+                name: gettext(value) if isinstance(value, Phrase) else value
+                for name, value in self.params.items()
+            }
+            text = gettext(self.template, **params)
+        return _sentence(text)
 
 
 class NotAllowed(ServiceError):
@@ -198,7 +225,7 @@ def create_table(
     try:
         state = GAMES[game].new_table(settings)
     except RulesError as error:
-        raise ServiceError(_sentence(str(error))) from None
+        raise ServiceError(error.template, **error.params) from None
     secret = secrets.token_urlsafe(24)
     for _ in range(20):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
@@ -231,7 +258,7 @@ def join(code: str, name: str) -> tuple[Player, str]:
         try:
             new_state, events = engine.join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
-            raise ServiceError(_sentence(str(error))) from None
+            raise ServiceError(error.template, **error.params) from None
         taken = set(
             db.session.execute(
                 select(Player.rejoin_code).where(Player.table_id == table.id)
@@ -359,6 +386,8 @@ def act(
         spec = specs.get(kind)
         if spec is None:
             raise ServiceError("That is not something you can do at this table.")
+        # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
+        nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
         if nonce and _seen_nonce(table, nonce):
             return table  # a double click: the first one already did it
         if table.ended_at:
@@ -379,11 +408,11 @@ def act(
             raise Stale("The table moved on before your tap arrived: here it is now.")
         missing = [name for name in spec.params if name not in params]
         if missing:
-            raise ServiceError(f"Missing {', '.join(missing)}.")
+            raise ServiceError("Missing %(names)s.", names=", ".join(missing))
         try:
             new_state, events = spec.call(table.state, who, params, time.time())
         except RulesError as error:
-            raise ServiceError(_sentence(str(error))) from None
+            raise ServiceError(error.template, **error.params) from None
         _record(table, new_state, events, who, kind, {k: params[k] for k in spec.params}, nonce)
         _follow_up(table)
     return table

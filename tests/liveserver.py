@@ -35,6 +35,8 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
             str(port),
             "--public-url",
             f"http://127.0.0.1:{port}/",
+            "--workers",
+            str(workers),
         ],
         env=env,
         stdout=log,

@@ -28,23 +28,28 @@ class Deck:
     def parse(self, code: object) -> str:
         """Return ``code`` if it names a card of this deck, else raise :class:`RulesError`."""
         if not isinstance(code, str) or len(code) != 2:
-            raise RulesError(f"{code!r} is not a card code of the {self.name} deck")
+            raise RulesError(
+                "%(code)r is not a card code of the %(deck)s deck", code=code, deck=self.name
+            )
         if code[0] not in self.ranks or code[1] not in self.suits:
             raise RulesError(
-                f"unknown card {code!r}: {self.name} cards are a rank of "
-                f"{' '.join(self.ranks)} and a suit of {' '.join(self.suits)}"
+                "unknown card %(code)r: %(deck)s cards are a rank of %(ranks)s and a suit of %(suits)s",
+                code=code,
+                deck=self.name,
+                ranks=" ".join(self.ranks),
+                suits=" ".join(self.suits),
             )
         return code
 
     def parse_distinct(self, codes: object, what: str = "cards") -> list[str]:
         """Parse a list of codes in which no card may appear twice."""
         if not isinstance(codes, list):
-            raise RulesError(f"{what} must be a list of card codes")
+            raise RulesError("%(what)s must be a list of card codes", what=what)
         seen: set[str] = set()
         for code in codes:
             self.parse(code)
             if code in seen:
-                raise RulesError(f"repeated card {code!r} in {what}")
+                raise RulesError("repeated card %(code)r in %(what)s", code=code, what=what)
             seen.add(code)
         return list(codes)
 
@@ -54,8 +59,10 @@ class Deck:
         if len(order) != len(self.codes):
             missing = sorted(set(self.codes) - set(order), key=self.codes.index)
             raise RulesError(
-                f"a deck has {len(self.codes)} cards, this one {len(order)}"
-                f" (missing {' '.join(missing)})"
+                "a deck has %(cards)s cards, this one %(these)s (missing %(missing)s)",
+                cards=len(self.codes),
+                these=len(order),
+                missing=" ".join(missing),
             )
         return order
 
@@ -82,5 +89,5 @@ def cut(order: Iterable[str], position: int) -> list[str]:
     """Lift ``position`` cards off the top and put them underneath."""
     order = list(order)
     if not 1 <= position < len(order):
-        raise RulesError(f"a cut must leave cards on both sides: 1 to {len(order) - 1}")
+        raise RulesError("a cut must leave cards on both sides: 1 to %(most)s", most=len(order) - 1)
     return order[position:] + order[:position]

@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from montones.rules.cards import FRENCH, cut, suit
-from montones.rules.errors import RulesError
+from montones.rules.errors import Phrase, RulesError
 from montones.rules.settlement import cover
 
 State = dict[str, Any]
@@ -54,7 +54,7 @@ SEATING, BANK, CUT, BETTING, COUP_OVER, FINISHED = (
 def check_options(options: dict) -> None:
     for flag in ("two_card", "generous", "private_circle"):
         if not isinstance(options.get(flag, False), bool):
-            raise RulesError(f"the option {flag} is true or false")
+            raise RulesError("the option %(flag)s is true or false", flag=flag)
     if options.get("generous") and not options.get("two_card"):
         raise RulesError("a generous banker pays 3 to 1 only in two-card Monte")
     short = options.get("short_bank")
@@ -135,20 +135,35 @@ def check_bet(
 ) -> None:
     """One more bet on a layout, given what the player has and what is already on the table."""
     if layout not in LAYOUTS:
-        raise RulesError(f"there is no layout {layout!r}: bet on the bottom or the top layout")
+        raise RulesError(
+            "there is no layout %(layout)r: bet on the bottom or the top layout", layout=layout
+        )
     if not _is_count(amount) or amount <= 0:
-        raise RulesError(f"a bet must be a whole number of chips, at least 1, not {amount!r}")
+        raise RulesError(
+            "a bet must be a whole number of chips, at least 1, not %(amount)r", amount=amount
+        )
     if amount < limits["min_bet"]:
-        raise RulesError(f"the table minimum is {limits['min_bet']}")
+        raise RulesError("the table minimum is %(least)s", least=limits["min_bet"])
     if amount > limits["max_bet"]:
-        raise RulesError(f"the table maximum is {limits['max_bet']}: a bet of {amount} is over it")
+        raise RulesError(
+            "the table maximum is %(most)s: a bet of %(amount)s is over it",
+            most=limits["max_bet"],
+            amount=amount,
+        )
     if on_table + amount > bank:
         room = bank - on_table
         raise RulesError(
-            f"the bank holds {bank} and {on_table} is already bet: the most you can bet is {room}"
+            "the bank holds %(bank)s and %(on_table)s is already bet: the most you can bet is %(most)s",
+            bank=bank,
+            on_table=on_table,
+            most=room,
         )
     if amount > player_chips:
-        raise RulesError(f"you have {player_chips} chips: a bet of {amount} is over them")
+        raise RulesError(
+            "you have %(chips)s chips: a bet of %(amount)s is over them",
+            chips=player_chips,
+            amount=amount,
+        )
 
 
 def _is_count(value: object) -> bool:
@@ -162,12 +177,21 @@ def new_table(settings: dict | None = None) -> State:
     merged = dict(DEFAULT_SETTINGS)
     for key, value in (settings or {}).items():
         if key not in DEFAULT_SETTINGS:
-            raise RulesError(f"unknown setting {key!r}")
+            raise RulesError("unknown setting %(key)r", key=key)
         merged[key] = value
     check_options(merged)
     for key in ("bank_size", "min_bet", "max_bet", "banks_each", "cut_timeout"):
         if not _is_count(merged[key]) or merged[key] < 1:
-            raise RulesError(f"{key.replace('_', ' ')} must be a whole number, at least 1")
+            raise RulesError(
+                "%(setting)s must be a whole number, at least 1",
+                setting={
+                    "bank_size": Phrase("bank size"),
+                    "min_bet": Phrase("min bet"),
+                    "max_bet": Phrase("max bet"),
+                    "banks_each": Phrase("banks each"),
+                    "cut_timeout": Phrase("cut timeout"),
+                }[key],
+            )
     if merged["max_bet"] < merged["min_bet"]:
         raise RulesError("the largest bet cannot be below the smallest")
     return {
@@ -219,11 +243,11 @@ def _require_phase(state: State, *phases: str) -> None:
 
 
 _PHASE_REFUSAL = {
-    SEATING: "the game has already started",
-    BANK: "the bank is not waiting to be put up",
-    CUT: "the deck is not waiting for a cut",
-    BETTING: "bets are closed",
-    COUP_OVER: "the coup is still in play",
+    SEATING: Phrase("the game has already started"),
+    BANK: Phrase("the bank is not waiting to be put up"),
+    CUT: Phrase("the deck is not waiting for a cut"),
+    BETTING: Phrase("bets are closed"),
+    COUP_OVER: Phrase("the coup is still in play"),
 }
 
 
@@ -248,7 +272,7 @@ def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
         raise RulesError("that seat is taken")
     for other in state["players"].values():
         if not other.get("left") and other["name"].casefold() == name.casefold():
-            raise RulesError(f"{name} is already at the table: choose another name")
+            raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not _is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
@@ -328,7 +352,11 @@ def put_up_bank(
     if not _is_count(amount) or amount <= 0:
         raise RulesError("a bank must be a whole number of chips, at least 1")
     if amount > banker["chips"]:
-        raise RulesError(f"you have {banker['chips']} chips: a bank of {amount} is over them")
+        raise RulesError(
+            "you have %(chips)s chips: a bank of %(amount)s is over them",
+            chips=banker["chips"],
+            amount=amount,
+        )
     banker["chips"] -= amount
     state["bank"] = amount
     state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)

@@ -18,7 +18,7 @@ import secrets
 from typing import Any
 
 from montones.rules.cards import SPANISH, cut
-from montones.rules.errors import RulesError
+from montones.rules.errors import Phrase, RulesError
 from montones.rules.settlement import VOID, WON, cover
 
 State = dict[str, Any]
@@ -129,7 +129,7 @@ def new_table(settings: dict | None = None) -> State:
     merged = dict(DEFAULT_SETTINGS)
     for key, value in (settings or {}).items():
         if key not in DEFAULT_SETTINGS:
-            raise RulesError(f"unknown setting {key!r}")
+            raise RulesError("unknown setting %(key)r", key=key)
         merged[key] = value
     _check_settings(merged)
     return {
@@ -152,7 +152,7 @@ def _check_settings(settings: dict) -> None:
     if not (_is_count(settings["min_bet"]) and settings["min_bet"] >= 1):
         raise RulesError("the minimum bet must be a whole number of chips, at least 1")
     if not (_is_count(low) and _is_count(high) and 2 <= low <= high <= 40 // MIN_HEAP_CARDS):
-        raise RulesError(f"heap counts must run from 2 up to {40 // MIN_HEAP_CARDS}")
+        raise RulesError("heap counts must run from 2 up to %(most)s", most=40 // MIN_HEAP_CARDS)
     if not (_is_count(settings["tenure_minutes"]) and settings["tenure_minutes"] >= 1):
         raise RulesError("the bank's time must be at least one minute")
     if not (_is_count(settings["cut_timeout"]) and settings["cut_timeout"] >= 1):
@@ -163,11 +163,13 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _amount(value: object, what: str = "a bet") -> int:
+def _amount(value: object, what: str = Phrase("a bet")) -> int:
     if not _is_count(value):
-        raise RulesError(f"{what} must be a whole number of chips, not {value!r}")
+        raise RulesError(
+            "%(what)s must be a whole number of chips, not %(value)r", what=what, value=value
+        )
     if value <= 0:
-        raise RulesError(f"{what} must be at least 1 chip")
+        raise RulesError("%(what)s must be at least 1 chip", what=what)
     return value
 
 
@@ -204,11 +206,11 @@ def _require_phase(state: State, *phases: str) -> None:
 
 
 _PHASE_REFUSAL = {
-    AUCTION: "the bank is not up for auction now",
-    CUT: "the deck is not waiting for a cut",
-    HEAPS: "the heaps are not being made now",
-    BETTING: "bets are closed",
-    SETTLED: "the hand is still in play",
+    AUCTION: Phrase("the bank is not up for auction now"),
+    CUT: Phrase("the deck is not waiting for a cut"),
+    HEAPS: Phrase("the heaps are not being made now"),
+    BETTING: Phrase("bets are closed"),
+    SETTLED: Phrase("the hand is still in play"),
 }
 
 
@@ -258,7 +260,7 @@ def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
         raise RulesError("that seat is taken")
     for other in state["players"].values():
         if not other.get("left") and other["name"].casefold() == name.casefold():
-            raise RulesError(f"{name} is already at the table: choose another name")
+            raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not _is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
@@ -273,7 +275,9 @@ def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
     if out and pid == _banker(state):
         raise RulesError("the banker cannot sit out: close the bank first")
     if player["sitting_out"] == bool(out):
-        raise RulesError("you are already sitting out" if out else "you are already playing")
+        raise RulesError(
+            Phrase("you are already sitting out") if out else Phrase("you are already playing")
+        )
     player["sitting_out"] = bool(out)
     events.append({"type": "sat_out" if out else "sat_in", "player": pid})
 
@@ -282,7 +286,7 @@ def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
 def top_up(state: State, events: Events, pid: str, amount: int) -> None:
     """The host gives a player more chips."""
     player = _player(state, pid)
-    player["chips"] += _amount(amount, "a top-up")
+    player["chips"] += _amount(amount, Phrase("a top-up"))
     events.append({"type": "topped_up", "player": pid, "amount": amount})
 
 
@@ -345,9 +349,13 @@ def offer_bank(state: State, events: Events, pid: str, amount: int) -> None:
     player = _player(state, pid)
     if player["sitting_out"]:
         raise RulesError("you are sitting out: sit in to offer for the bank")
-    _amount(amount, "an offer")
+    _amount(amount, Phrase("an offer"))
     if amount > player["chips"]:
-        raise RulesError(f"you have {player['chips']} chips: an offer of {amount} is over them")
+        raise RulesError(
+            "you have %(chips)s chips: an offer of %(amount)s is over them",
+            chips=player["chips"],
+            amount=amount,
+        )
     state["auction"]["offers"][pid] = amount
     if pid in state["auction"]["passed"]:
         state["auction"]["passed"].remove(pid)
@@ -436,9 +444,13 @@ def se_abona(state: State, events: Events, pid: str, amount: int, now: float) ->
     if bank_time_up(state, now):
         raise RulesError("the bank's time is up: it closes")
     banker = state["players"][pid]
-    _amount(amount, "the new bank")
+    _amount(amount, Phrase("the new bank"))
     if amount > banker["chips"]:
-        raise RulesError(f"you have {banker['chips']} chips: a bank of {amount} is over them")
+        raise RulesError(
+            "you have %(chips)s chips: a bank of %(amount)s is over them",
+            chips=banker["chips"],
+            amount=amount,
+        )
     banker["chips"] -= amount
     state["bank"]["amount"] = amount
     events.append({"type": "se_abona", "banker": pid, "amount": amount})
@@ -537,7 +549,7 @@ def make_heaps(
     _require_banker(state, pid)
     low, high = state["settings"]["heap_counts"]
     if not _is_count(count) or not low <= count <= high:
-        raise RulesError(f"this table plays with {low} to {high} heaps")
+        raise RulesError("this table plays with %(low)s to %(high)s heaps", low=low, high=high)
     deck = state["hand"]["deck"]
     if sizes is None:
         sizes = uneven_sizes(count, len(deck))
@@ -547,7 +559,12 @@ def make_heaps(
         or any(not _is_count(s) or s < MIN_HEAP_CARDS for s in sizes)
         or sum(sizes) != len(deck)
     ):
-        raise RulesError(f"{count} heaps of at least {MIN_HEAP_CARDS} cards using all {len(deck)}")
+        raise RulesError(
+            "%(count)s heaps of at least %(least)s cards using all %(cards)s",
+            count=count,
+            least=MIN_HEAP_CARDS,
+            cards=len(deck),
+        )
     heaps, start = [], 0
     for size in sizes:
         heaps.append(deck[start : start + size])
@@ -570,7 +587,11 @@ def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None
 
 def _heap_number(hand: dict, heap: object) -> int:
     if not _is_count(heap) or not 1 <= heap <= len(hand["heaps"]):
-        raise RulesError(f"there is no heap {heap}: the heaps are 1 to {len(hand['heaps'])}")
+        raise RulesError(
+            "there is no heap %(heap)s: the heaps are 1 to %(heaps)s",
+            heap=heap,
+            heaps=len(hand["heaps"]),
+        )
     return heap
 
 
@@ -583,7 +604,7 @@ def _check_tie(state: State, heap: int) -> None:
     """A bet may not land on the banker's heap, nor leave no heap free for it."""
     hand = state["hand"]
     if heap == hand["bank_heap"]:
-        raise RulesError(f"heap {heap} is the banker's heap: no bet can go on it")
+        raise RulesError("heap %(heap)s is the banker's heap: no bet can go on it", heap=heap)
     if hand["bank_heap"] is None and len(tied_heaps(hand) | {heap}) == len(hand["heaps"]):
         raise RulesError("one heap must stay free for the banker: choose the banker's heap first")
 
@@ -593,12 +614,16 @@ def _check_stake(state: State, player: dict, amount: int, already: int = 0) -> N
     minimum = state["settings"]["min_bet"]
     bank = state["bank"]["amount"]
     if amount < minimum:
-        raise RulesError(f"the table minimum is {minimum}")
+        raise RulesError("the table minimum is %(least)s", least=minimum)
     if amount > bank:
-        raise RulesError(f"the bank holds {bank}: the most you can bet is {bank}")
+        raise RulesError(
+            "the bank holds %(bank)s: the most you can bet is %(most)s", bank=bank, most=bank
+        )
     if amount - already > player["chips"]:
         raise RulesError(
-            f"you have {player['chips'] + already} chips: a bet of {amount} is over them"
+            "you have %(chips)s chips: a bet of %(amount)s is over them",
+            chips=player["chips"] + already,
+            amount=amount,
         )
 
 
@@ -701,7 +726,9 @@ def choose_bank_heap(state: State, events: Events, pid: str, heap: int) -> None:
     hand = state["hand"]
     heap = _heap_number(hand, heap)
     if heap in tied_heaps(hand):
-        raise RulesError(f"heap {heap} has bets on it: the banker's heap must have none")
+        raise RulesError(
+            "heap %(heap)s has bets on it: the banker's heap must have none", heap=heap
+        )
     hand["bank_heap"] = heap
     events.append({"type": "bank_heap_chosen", "heap": heap, "player": pid})
 
@@ -803,14 +830,22 @@ def keep_heaps(
     if not can_keep_heaps(hand):
         raise RulesError("too few cards are left in the heaps: gather and shuffle")
     if not _is_count(split_heap) or not 1 <= split_heap <= len(hand["heaps"]):
-        raise RulesError(f"there is no heap {split_heap}: the heaps are 1 to {len(hand['heaps'])}")
+        raise RulesError(
+            "there is no heap %(heap)s: the heaps are 1 to %(heaps)s",
+            heap=split_heap,
+            heaps=len(hand["heaps"]),
+        )
     source = hand["heaps"][split_heap - 1][:-1]
     if len(source) < 2:
-        raise RulesError(f"heap {split_heap} has too few cards left to make a new heap")
+        raise RulesError("heap %(heap)s has too few cards left to make a new heap", heap=split_heap)
     if position is None:
         position = _rng.randint(1, len(source) - 1)
     if not _is_count(position) or not 1 <= position < len(source):
-        raise RulesError(f"the new heap takes 1 to {len(source) - 1} cards of heap {split_heap}")
+        raise RulesError(
+            "the new heap takes 1 to %(most)s cards of heap %(heap)s",
+            most=len(source) - 1,
+            heap=split_heap,
+        )
     heaps = []
     for number, heap in enumerate(hand["heaps"], start=1):
         kept = source[position:] if number == split_heap else heap[:-1]

@@ -45,6 +45,11 @@ def int_field(source, name: str, label: str) -> int:
     return value
 
 
+def refusal(error: service.ServiceError) -> str:
+    """A refusal as a sentence in the request's language (the service keeps it in English)."""
+    return error.sentence(_)
+
+
 def table_view(table, seat=None) -> dict:
     return ENGINES[table.game].view(table.state, seat, time.time())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, render_template, request, session
+from flask_babel import gettext as _
 
 from montones import service
 from montones.views.common import (
@@ -11,6 +12,7 @@ from montones.views.common import (
     back_to,
     int_field,
     join_url,
+    refusal,
     remember,
     table_view,
 )
@@ -51,6 +53,10 @@ def page(code):
 def act(code, kind):
     table = service.get_table(code)
     actor, _player = actor_for(table)
+    # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
+    host_kinds = {k for k, spec in service.ACTIONS[table.game].items() if spec.role == "host"}
+    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
+        abort(403)
     try:
         if kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
@@ -61,10 +67,10 @@ def act(code, kind):
             if kind in ("kick", "top_up"):
                 params["seat"] = request.form.get("seat", "")
             if kind == "top_up":
-                params["amount"] = int_field(request.form, "amount", "The top-up")
+                params["amount"] = int_field(request.form, "amount", _("The top-up"))
             service.act(table.code, actor, kind, params)
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
             abort(403)
-        flash(str(error))
+        flash(refusal(error))
     return back_to("host.page", code=table.code)

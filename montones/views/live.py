@@ -1,37 +1,141 @@
 """The live channel: one Server-Sent Events stream per open screen.
 
-A stream sends ``changed`` whenever its table has a new version (and once on connecting, so
-a screen that lost its stream catches up), a comment as heartbeat in between, and applies the
-cut timeout when it falls due.
+What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
+version and language and pushed in the event itself, so forty screens cost one render, not
+forty. A phone's own regions (its chips, its action bar) are fetched only when what they show
+for that seat has changed: the stream sends ``mine`` then. A burst of changes costs each screen
+one update, of the newest version. On connecting, a stream sends what changed since the version
+its page showed, so a screen that lost its stream catches up; in between it sends heartbeats,
+and it applies the cut timeout when it falls due.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
+from collections import OrderedDict
+from types import SimpleNamespace
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask_babel import get_locale
+from jinja2_fragments.flask import render_block
 
 from montones import live, service
 from montones.extensions import db
+from montones.views.common import ENGINES, actor_for, join_url
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
 HEARTBEAT = 15.0
+SCREENS = ("phone", "tv", "host")
+# What each kind of screen receives in its events: (event name, page template, block).
+SHARED = {
+    "phone": [("felt", "play/table.html", "felt")],
+    "tv": [
+        ("tv_status", "tv/table.html", "tv_status"),
+        ("felt", "tv/table.html", "felt"),
+        ("players", "tv/table.html", "players"),
+    ],
+}
+
+_lock = threading.Lock()
+_tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
+_html: OrderedDict[tuple, str] = OrderedDict()  # (code, version, screen, locale) -> events
+_HTML_KEPT = 512
+
+
+def _table(code: str, at_least: int) -> SimpleNamespace:
+    """The table at ``at_least`` or newer, read from the database once for all streams."""
+    with _lock:
+        known = _tables.get(code)
+    if known is not None and known.version >= at_least:
+        return known
+    row = service.get_table(code)
+    fresh = SimpleNamespace(
+        code=row.code,
+        game=row.game,
+        name=row.name,
+        paused=row.paused,
+        ended_at=row.ended_at,
+        version=row.version,
+        state=row.state,
+    )
+    db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
+    with _lock:
+        known = _tables.get(code)
+        if known is None or fresh.version > known.version:
+            _tables[code] = fresh
+        return _tables[code]
+
+
+def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
+    """The events every screen of this kind gets for this version, rendered once."""
+    key = (table.code, table.version, screen, locale)
+    with _lock:
+        if key in _html:
+            return _html[key]
+        view = ENGINES[table.game].view(table.state, None, time.time())
+        context = {
+            "table": table,
+            "v": view,
+            "stage": service.stage(table.state),
+            "nonce": f"v{table.version}",
+            "join_url": join_url(table),
+            "oob": False,
+            "tv": screen == "tv",
+            "phone": screen == "phone",
+        }
+        events = "".join(
+            _event(name, render_block(template, block, **context))
+            for name, template, block in SHARED[screen]
+        )
+        _html[key] = events
+        while len(_html) > _HTML_KEPT:
+            _html.popitem(last=False)
+        return events
+
+
+def _event(name: str, data: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in data.replace("\r", "").split("\n"))
+    return f"event: {name}\n{lines}\n"
+
+
+def personal_digest(state: dict, seat: str | None) -> str:
+    """What a seat's own regions show: when it changes, the phone fetches them again.
+
+    The other players and the bets around the heaps are left out: a bet placed by someone else
+    changes the felt (pushed to everyone) but not my chips or my choices.
+    """
+    view = ENGINES[state["game"]].view(state, seat, time.time())
+    view.pop("players", None)
+    view.pop("version", None)
+    for group in ("heaps", "layouts"):
+        for item in view.get(group) or []:
+            item.pop("bets", None)
+            item.pop("money", None)
+    return json.dumps(view, sort_keys=True, default=str)
 
 
 @bp.get("/stream")
 def stream(code):
     table = service.get_table(code)
+    screen = request.args.get("screen", "host")
+    if screen not in SCREENS:
+        screen = "host"
+    _actor, player = actor_for(table)
+    seat = player.seat if player else None
     code, version = table.code, table.version
-    deadline = service.cut_deadline(table.state)
-    app = current_app._get_current_object()
     seen = request.args.get("v", type=int, default=-1)
+    digest = personal_digest(table.state, seat) if seen == version and seat else None
+    deadline = service.cut_deadline(table.state)
+    locale = str(get_locale())
     max_seconds = current_app.config.get("STREAM_MAX_SECONDS", 600)
-    db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
+    db.session.remove()
 
     def events():
-        nonlocal version, deadline
+        nonlocal deadline, digest
         yield "retry: 1500\n\n"
         live.publish(code, version)
         last, opened = seen, time.monotonic()
@@ -41,18 +145,26 @@ def stream(code):
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
             current = live.wait(code, last, timeout)
             if current > last:
-                last = current
-                with app.app_context():
-                    deadline = service.cut_deadline(service.get_table(code).state)
-                yield f"event: changed\ndata: {current}\n\n"
+                table = _table(code, current)
+                last = table.version
+                deadline = service.cut_deadline(table.state)
+                if screen == "host":
+                    yield f"event: changed\ndata: {last}\n\n"
+                    continue
+                yield _shared_events(table, screen, locale)
+                if seat is not None:
+                    mine = personal_digest(table.state, seat)
+                    if mine != digest:
+                        digest = mine
+                        yield f"event: mine\ndata: {last}\n\n"
             elif deadline is not None and time.time() >= deadline:
-                with app.app_context():
-                    service.tick(code)
-                    deadline = service.cut_deadline(service.get_table(code).state)
+                service.tick(code)
+                db.session.remove()
+                deadline = service.cut_deadline(_table(code, last).state)
             else:
                 yield ": heartbeat\n\n"
 
-    response = Response(events(), mimetype="text/event-stream")
+    response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream

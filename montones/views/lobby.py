@@ -6,7 +6,7 @@ from flask import Blueprint, render_template, request, session
 from flask_babel import gettext as _
 
 from montones import service
-from montones.views.common import back_to, int_field, remember
+from montones.views.common import back_to, int_field, refusal, remember
 
 bp = Blueprint("lobby", __name__)
 
@@ -25,7 +25,7 @@ def create():
         settings = _settings(game, form)
         table, secret = service.create_table(game, form.get("name", ""), chips, settings)
     except service.ServiceError as error:
-        return render_template("lobby/index.html", form=form, error=str(error)), 422
+        return render_template("lobby/index.html", form=form, error=refusal(error)), 422
     remember("hosts", table.code, secret)
     session["show_host_link"] = table.code
     return back_to("host.page", code=table.code)

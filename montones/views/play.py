@@ -16,6 +16,7 @@ from montones.views.common import (
     back_to,
     int_field,
     join_url,
+    refusal,
     remember,
     render_regions,
     table_view,
@@ -49,6 +50,7 @@ def _context(table, player, **extra):
         "join_url": join_url(table),
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
+        "phone": True,
         **extra,
     }
 
@@ -59,9 +61,9 @@ def _seated(code):
     return table, actor, player
 
 
-@bp.errorhandler(service.NotFound)
+@bp.app_errorhandler(service.NotFound)
 def _no_table(error):
-    return render_template("play/missing.html", message=str(error)), 404
+    return render_template("play/missing.html", message=refusal(error)), 404
 
 
 @bp.get("")
@@ -81,10 +83,12 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = REGIONS if region == "all" else [region]
+    blocks = {"all": REGIONS, "mine": ["status", "bar"]}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
-    return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table, player))
+    return render_regions(
+        PAGE, blocks, all_oob=region in ("all", "mine"), **_context(table, player)
+    )
 
 
 @bp.post("/a/<kind>")
@@ -106,7 +110,7 @@ def act(code, kind):
             nonce=request.form.get("nonce") or None,
         )
     except service.ServiceError as error:
-        notice, status = str(error), error.status
+        notice, status = refusal(error), error.status
         table = service.get_table(code)
     if not wants_fragment():
         if notice:
@@ -183,8 +187,8 @@ def join(code):
     if request.method == "POST":
         try:
             player, token = service.join(table.code, request.form.get("name", ""))
-        except service.ServiceError as refusal:
-            error = str(refusal)
+        except service.ServiceError as refused:
+            error = refusal(refused)
         else:
             remember("seats", table.code, token)
             return back_to("play.page", code=table.code)
@@ -198,8 +202,8 @@ def rejoin(code):
     if request.method == "POST":
         try:
             _player, token = service.rejoin(table.code, request.form.get("rejoin", ""))
-        except service.ServiceError as refusal:
-            error = str(refusal)
+        except service.ServiceError as refused:
+            error = refusal(refused)
         else:
             remember("seats", table.code, token)
             return back_to("play.page", code=table.code)

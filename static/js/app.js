@@ -38,6 +38,21 @@
   });
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // The felt is the same for every phone: mark my own chips (and let only me withdraw them),
+  // and keep the banker from tapping heaps, from who I am.
+  function markMine() {
+    var seat = document.body.dataset.seat;
+    if (!seat) { return; }
+    document.querySelectorAll(".chip[data-player]").forEach(function (chip) {
+      chip.classList.toggle("is-mine", chip.dataset.player === seat);
+    });
+    var status = document.getElementById("status");
+    document.body.classList.toggle("is-banker", !!(status && status.dataset.banker === "true"));
+  }
+  document.addEventListener("DOMContentLoaded", markMine);
+  document.addEventListener("htmx:afterSettle", markMine);
+  document.addEventListener("htmx:oobAfterSwap", markMine);
+
   var lastResult = null;
   document.addEventListener("htmx:afterSettle", function () {
     var el = document.querySelector("[data-result]");

@@ -20,7 +20,10 @@ KILLS = 20
 def read(db_path, code):
     with sqlite3.connect(db_path) as conn:
         (raw,) = conn.execute("SELECT state FROM game_tables WHERE code=?", (code,)).fetchone()
-        nonces = {n for (n,) in conn.execute("SELECT nonce FROM actions WHERE nonce IS NOT NULL")}
+        nonces = {  # stored as "<seat>:<nonce>"
+            n.split(":", 1)[1]
+            for (n,) in conn.execute("SELECT nonce FROM actions WHERE nonce IS NOT NULL")
+        }
         unbalanced = conn.execute(
             "SELECT version FROM ledger GROUP BY version HAVING SUM(amount) != 0"
         ).fetchall()

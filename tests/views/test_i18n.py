@@ -1,0 +1,188 @@
+"""Refusals in the player's language: the rules and the service refuse in English templates,
+and the screen that shows a refusal puts it into the language of the request."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from montones_helpers import HX, Night, flashed, fresh_token, notice
+
+from montones import service
+from montones.rules import RulesError
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "montones/translations/es/LC_MESSAGES"
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+ENGLISH = {"Accept-Language": "en"}
+
+
+def bet(night, name, headers, **fields):
+    """A tap on ``name``'s phone, sent with the phone's own Accept-Language."""
+    data = {"csrf_token": night.tokens[name], **{k: str(v) for k, v in fields.items()}}
+    return night.clients[name].post(f"/t/{night.code}/a/bet", data=data, headers={**HX, **headers})
+
+
+@pytest.fixture
+def betting(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=20)
+    return night
+
+
+# --- the refusal of a bet over the bank -----------------------------------------------------
+
+
+def test_a_bet_over_the_bank_is_refused_in_spanish_to_a_spanish_phone(betting):
+    response = bet(betting, "Ben", SPANISH, heap=1, amount=25)
+    assert response.status_code == 422
+    assert notice(response) == "La banca tiene 20: lo máximo que puedes apostar es 20."
+
+
+def test_a_bet_over_the_bank_is_refused_in_spanish_after_the_lang_switch(betting):
+    betting.clients["Ben"].get("/?lang=es", headers=ENGLISH)
+    response = bet(betting, "Ben", ENGLISH, heap=1, amount=25)
+    assert notice(response) == "La banca tiene 20: lo máximo que puedes apostar es 20."
+
+
+def test_a_bet_over_the_bank_is_refused_in_english_as_before(betting):
+    response = bet(betting, "Ben", ENGLISH, heap=1, amount=25)
+    assert response.status_code == 422
+    assert notice(response) == "The bank holds 20: the most you can bet is 20."
+
+
+def test_the_same_table_refuses_each_phone_in_its_own_language(betting):
+    assert notice(bet(betting, "Ben", SPANISH, heap=1, amount=25)).startswith("La banca tiene")
+    assert notice(bet(betting, "Eva", ENGLISH, heap=1, amount=25)).startswith("The bank holds")
+
+
+# --- words the rules pass into a refusal, and refusals from elsewhere -------------------------
+
+
+def test_the_words_a_refusal_is_built_from_are_translated_too(app):
+    night = Night(app, "Ana", "Ben")
+    data = {"csrf_token": night.tokens["Ana"], "amount": "0"}
+    url = f"/t/{night.code}/a/offer"
+    spanish = night.clients["Ana"].post(url, data=data, headers={**HX, **SPANISH})
+    english = night.clients["Ana"].post(url, data=data, headers={**HX, **ENGLISH})
+    assert notice(spanish) == "Una puja tiene que ser de al menos 1 ficha."
+    assert notice(english) == "An offer must be at least 1 chip."
+
+
+def test_a_refusal_of_the_wrong_moment_is_in_spanish(app):
+    night = Night(app, "Ana", "Ben")
+    response = bet(night, "Ben", SPANISH, heap=1, amount=5)
+    assert notice(response) == "Las apuestas están cerradas."
+    assert notice(bet(night, "Ben", ENGLISH, heap=1, amount=5)) == "Bets are closed."
+
+
+def test_a_refusal_without_htmx_is_flashed_in_spanish(betting):
+    data = {"csrf_token": betting.tokens["Ben"], "heap": "1", "amount": "25"}
+    client = betting.clients["Ben"]
+    response = client.post(f"/t/{betting.code}/a/bet", data=data, headers=SPANISH)
+    assert response.status_code == 303
+    page = client.get(response.location, headers=SPANISH)
+    assert flashed(page) == "La banca tiene 20: lo máximo que puedes apostar es 20."
+
+
+def test_a_setting_the_rules_refuse_is_named_in_spanish_in_the_lobby(client):
+    form = {
+        "csrf_token": fresh_token(client),
+        "game": "monte",
+        "chips": "100",
+        "bank_size": "0",
+        "min_bet": "1",
+        "max_bet": "10",
+        "banks_each": "1",
+    }
+    spanish = client.post("/tables", data=form, headers=SPANISH)
+    english = client.post("/tables", data=form, headers=ENGLISH)
+    assert spanish.status_code == english.status_code == 422
+    assert notice(spanish) == (
+        "El tamaño de la banca tiene que ser un número entero, como mínimo 1."
+    )
+    assert notice(english) == "Bank size must be a whole number, at least 1."
+
+
+def test_a_refusal_of_the_service_is_in_spanish(client):
+    response = client.get("/t/ZZZZ", headers=SPANISH)
+    assert response.status_code == 404
+    assert notice(response) == "No hay ninguna mesa con ese código."
+
+
+# --- the errors keep their template ----------------------------------------------------------
+
+
+def test_a_rules_error_is_english_and_keeps_its_template_and_params():
+    error = RulesError(
+        "the bank holds %(bank)s: the most you can bet is %(most)s", bank=20, most=20
+    )
+    assert str(error) == "the bank holds 20: the most you can bet is 20"
+    assert error.template == "the bank holds %(bank)s: the most you can bet is %(most)s"
+    assert error.params == {"bank": 20, "most": 20}
+    assert str(RulesError("50% is not a stake")) == "50% is not a stake"
+
+
+def test_a_service_error_is_an_english_sentence_until_it_is_shown():
+    error = service.ServiceError("the table minimum is %(least)s", least=5)
+    assert str(error) == "The table minimum is 5."
+    assert error.sentence(lambda template, **params: "el mínimo es {least}".format(**params)) == (
+        "El mínimo es 5."
+    )
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+
+def test_the_rules_import_neither_flask_nor_flask_babel():
+    probe = (
+        "import sys, montones.rules, montones.rules.scenario, montones.rules.monte, "
+        "montones.rules.montones, montones.rules.errors; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('flask', 'flask_babel', 'babel', 'jinja2', 'werkzeug')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def _catalogue():
+    with open(CATALOGUE / "messages.po", "rb") as f:
+        return read_po(f)
+
+
+def test_every_message_pybabel_extracts_has_a_spanish_translation():
+    with open(ROOT / "babel.cfg") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    extracted = {
+        found[2] if isinstance(found[2], str) else found[2][0]
+        for found in extract_from_dir(str(ROOT), method_map, options_map)
+        if not found[0].startswith(("tests", ".venv"))
+    }
+    catalogue = _catalogue()
+    untranslated = sorted(
+        m.id if isinstance(m.id, str) else m.id[0]
+        for m in catalogue
+        if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else [m.string]))
+    )
+    known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogue if m.id}
+    assert sorted(extracted - known) == []
+    assert untranslated == []
+
+
+def _pairs(catalogue) -> dict:
+    def key(value):
+        return tuple(value) if isinstance(value, (list, tuple)) else value
+
+    return {key(m.id): key(m.string) for m in catalogue if m.id}
+
+
+def test_the_compiled_catalogue_is_the_catalogue():
+    """A fresh clone works without a compile step: the committed .mo is the .po compiled."""
+    with open(CATALOGUE / "messages.mo", "rb") as f:
+        assert _pairs(read_mo(f)) == _pairs(_catalogue())
