@@ -54,13 +54,23 @@ def table_view(table, seat=None) -> dict:
     return ENGINES[table.game].view(table.state, seat, time.time())
 
 
-def render_regions(template: str, blocks: list[str], status: int = 200, **context):
-    """The named blocks of a page, the first swapped in place and the rest out of band."""
+def render_regions(
+    template: str, blocks: list[str], status: int = 200, prerendered=None, **context
+):
+    """The named blocks of a page, the first swapped in place and the rest out of band.
+
+    ``prerendered(block, oob)`` may give a block's HTML already rendered for everyone (the
+    phone's felt, which the live streams render once per version).
+    """
     context.setdefault("nonce", secrets.token_urlsafe(12))
-    html = "".join(
-        render_block(template, block, oob=(i > 0 or context.get("all_oob", False)), **context)
-        for i, block in enumerate(blocks)
-    )
+    parts = []
+    for i, block in enumerate(blocks):
+        oob = i > 0 or context.get("all_oob", False)
+        ready = prerendered(block, oob) if prerendered else None
+        parts.append(
+            ready if ready is not None else render_block(template, block, oob=oob, **context)
+        )
+    html = "".join(parts)
     response = make_response(html, status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"

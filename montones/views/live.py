@@ -42,7 +42,7 @@ SHARED = {
 
 _lock = threading.Lock()
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
-_html: OrderedDict[tuple, str] = OrderedDict()  # (code, version, screen, locale) -> events
+_html: OrderedDict[tuple, list] = OrderedDict()  # (code, version, screen, locale) -> blocks
 _HTML_KEPT = 512
 
 
@@ -70,8 +70,8 @@ def _table(code: str, at_least: int) -> SimpleNamespace:
         return _tables[code]
 
 
-def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
-    """The events every screen of this kind gets for this version, rendered once."""
+def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tuple[str, str]]:
+    """(event name, HTML) of what every screen of this kind shows at this version, rendered once."""
     key = (table.code, table.version, screen, locale)
     with _lock:
         if key in _html:
@@ -87,14 +87,35 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
             "tv": screen == "tv",
             "phone": screen == "phone",
         }
-        events = "".join(
-            _event(name, render_block(template, block, **context))
+        blocks = [
+            (name, render_block(template, block, **context))
             for name, template, block in SHARED[screen]
-        )
-        _html[key] = events
+        ]
+        _html[key] = blocks
         while len(_html) > _HTML_KEPT:
             _html.popitem(last=False)
-        return events
+        return blocks
+
+
+def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
+    return "".join(_event(name, html) for name, html in _shared_blocks(table, screen, locale))
+
+
+def phone_felt(row, oob: bool) -> str:
+    """The phone felt of a table row's version, as the streams push it (rendered once)."""
+    table = SimpleNamespace(
+        code=row.code,
+        game=row.game,
+        name=row.name,
+        paused=row.paused,
+        ended_at=row.ended_at,
+        version=row.version,
+        state=row.state,
+    )
+    ((_name, html),) = _shared_blocks(table, "phone", str(get_locale()))
+    if oob:
+        return html.replace('<section id="felt"', '<section id="felt" hx-swap-oob="true"', 1)
+    return html
 
 
 def _event(name: str, data: str) -> str:

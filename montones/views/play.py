@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import gettext as _
 
 from montones import service
+from montones.views import live as live_views
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -55,6 +56,11 @@ def _context(table, player, **extra):
     }
 
 
+def _shared_felt(table):
+    """The felt as every phone gets it, from the render the live streams share."""
+    return lambda block, oob: live_views.phone_felt(table, oob) if block == "felt" else None
+
+
 def _seated(code):
     table = service.get_table(code)
     actor, player = actor_for(table)
@@ -87,7 +93,11 @@ def region(code, region):
     if any(b not in REGIONS for b in blocks):
         abort(404)
     return render_regions(
-        PAGE, blocks, all_oob=region in ("all", "mine"), **_context(table, player)
+        PAGE,
+        blocks,
+        all_oob=region in ("all", "mine"),
+        prerendered=_shared_felt(table),
+        **_context(table, player),
     )
 
 
@@ -119,7 +129,12 @@ def act(code, kind):
     if player is None:
         return render_template("play/missing.html", message=notice), status
     return render_regions(
-        PAGE, REGIONS, status=status, all_oob=True, **_context(table, player, notice=notice)
+        PAGE,
+        REGIONS,
+        status=status,
+        all_oob=True,
+        prerendered=_shared_felt(table),
+        **_context(table, player, notice=notice),
     )
 
 

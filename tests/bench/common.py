@@ -40,9 +40,8 @@ TAP_RE = re.compile(
     r'name="heap" value="(\d+)">\s*<input type="hidden" name="stage" value="([^"]*)">'
     r'\s*<input type="hidden" name="nonce" value="([^"]*)">'
 )
-WITHDRAW_RE = re.compile(
-    r'name="bet" value="(\d+)">\s*<input type="hidden" name="nonce" value="([^"]*)">'
-)
+# A chip on the felt (the same for every phone) and its withdraw button's values.
+WITHDRAW_RE = re.compile(r'data-player="([^"]+)" data-bet="(\d+)">.*?"nonce": "([^"]*)"', re.S)
 
 # One pool per client, big enough for a stream plus the fetches it triggers (an aborted fetch
 # closes its connection, as a browser's does), with timeouts on everything but a stream's reads
@@ -302,10 +301,11 @@ def tap_form(html: str, heap: int) -> dict | None:
     return None
 
 
-def own_bets(html: str) -> list[tuple[int, str]]:
-    """(bet id, nonce) of each withdraw form: the felt draws one only on one's own chips."""
+def own_bets(html: str, seat: str | None) -> list[tuple[int, str]]:
+    """(bet id, nonce) of the withdraw button on each of ``seat``'s chips on the felt."""
     felt = FELT_RE.search(html)
-    return [(int(b), n) for b, n in WITHDRAW_RE.findall(felt.group(0) if felt else "")]
+    found = WITHDRAW_RE.findall(felt.group(0) if felt else "")
+    return [(int(b), n) for player, b, n in found if player == seat]
 
 
 def felt_chips(html: str, region: str | None = None) -> int | None:
@@ -386,6 +386,7 @@ class Screen:
         self.tracker: Tracker | None = None
         self.connected = asyncio.Event()
         self.fetch_task: asyncio.Task | None = None
+        self.queued = False
         self.task: asyncio.Task | None = None
         self.stats = {
             "events": 0,
@@ -463,14 +464,28 @@ class Screen:
                 self.fetch_task.cancel()
                 self.stats["aborted"] += 1
             self.fetch_task = asyncio.create_task(self.fetch())
+        elif event == "mine" and self.partial:
+            # A phone's own regions changed: its #live element GETs them (hx-sync "this:queue
+            # last": a fetch in flight finishes, and one more runs after it if asked again).
+            if self.fetch_task and not self.fetch_task.done():
+                self.queued = True
+            else:
+                self.fetch_task = asyncio.create_task(self.fetch_mine())
 
-    async def fetch(self) -> None:
+    async def fetch_mine(self) -> None:
+        while True:
+            self.queued = False
+            await self.fetch(self.partial.replace("/p/all", "/p/mine"))
+            if not self.queued:
+                return
+
+    async def fetch(self, path: str | None = None) -> None:
         headers = {**HX, "HX-Trigger": "live", "HX-Target": "live"}
         if self.token:
             headers["X-CSRF-Token"] = self.token
         self.stats["fetches"] += 1  # started ("aborted" also counts some never started)
         try:
-            r = await self.http.get(self.partial, params=self.params, headers=headers)
+            r = await self.http.get(path or self.partial, params=self.params, headers=headers)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001

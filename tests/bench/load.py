@@ -160,17 +160,17 @@ async def main(args) -> dict:
             return "healthz", await p.http.get(route), True
 
         async def step(p):
-            mine = c.own_bets(p.html)
+            mine = c.own_bets(p.html, p.seat)
             if mine:
                 bet, nonce = mine[-1]
                 r = await p.act(code, "withdraw", bet=bet, nonce=nonce)
-                return "withdraw", r, bet not in dict(c.own_bets(r.text))
+                return "withdraw", r, bet not in dict(c.own_bets(r.text, p.seat))
             form = c.tap_form(p.html, 1)
             if form is None:  # what it holds has no tap form (an error page): reload, then tap
                 await p.page(f"/t/{code}")
                 form = c.tap_form(p.html, 1) or {"heap": 1}
             r = await p.act(code, "tap", **form, **INTENT)
-            return "bet", r, bool(c.own_bets(r.text))
+            return "bet", r, bool(c.own_bets(r.text, p.seat))
 
         await hammer(out["baseline"], punters, trivial, args.seconds, worker)
         before = c.screen_totals(screens)
