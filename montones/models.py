@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from montones.extensions import db
@@ -61,7 +61,7 @@ class LedgerEntry(db.Model):
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
     version: Mapped[int]
     account: Mapped[str] = mapped_column(String(32))  # "player:p1", "bank", "stakes", "house"
-    amount: Mapped[int]
+    amount: Mapped[int] = mapped_column(BigInteger)  # one movement can pass 2**31 chips
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
