@@ -46,14 +46,9 @@ _html: OrderedDict[tuple, list] = OrderedDict()  # (code, version, screen, local
 _HTML_KEPT = 512
 
 
-def _table(code: str, at_least: int) -> SimpleNamespace:
-    """The table at ``at_least`` or newer, read from the database once for all streams."""
-    with _lock:
-        known = _tables.get(code)
-    if known is not None and known.version >= at_least:
-        return known
-    row = service.get_table(code)
-    fresh = SimpleNamespace(
+def _detached(row) -> SimpleNamespace:
+    """What the templates read of a table row, kept after its database session is gone."""
+    return SimpleNamespace(
         code=row.code,
         game=row.game,
         name=row.name,
@@ -62,6 +57,16 @@ def _table(code: str, at_least: int) -> SimpleNamespace:
         version=row.version,
         state=row.state,
     )
+
+
+def _table(code: str, at_least: int) -> SimpleNamespace:
+    """The table at ``at_least`` or newer, read from the database once for all streams."""
+    with _lock:
+        known = _tables.get(code)
+    if known is not None and known.version >= at_least:
+        return known
+    row = service.get_table(code)
+    fresh = _detached(row)
     db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
     with _lock:
         known = _tables.get(code)
@@ -109,15 +114,7 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
 
 def phone_felt(row, oob: bool) -> str:
     """The phone felt of a table row's version, as the streams push it (rendered once)."""
-    table = SimpleNamespace(
-        code=row.code,
-        game=row.game,
-        name=row.name,
-        paused=row.paused,
-        ended_at=row.ended_at,
-        version=row.version,
-        state=row.state,
-    )
+    table = _detached(row)
     ((_name, html),) = _shared_blocks(table, "phone", str(get_locale()))
     if oob:
         return html.replace('<section id="felt"', '<section id="felt" hx-swap-oob="true"', 1)
