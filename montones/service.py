@@ -118,7 +118,8 @@ def stage(state: dict) -> str:
     """What a screen was showing: a request made for another stage is stale."""
     if state["game"] == "montones":
         return f"{state['hands']}-{state['phase']}"
-    return f"{state['banker']}-{state['coups']}-{state['phase']}"
+    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
+    return f"{state['banker']}-{banks}-{state['coups']}-{state['phase']}"
 
 
 def ledger_totals(table: GameTable) -> dict[str, int]:

@@ -311,6 +311,8 @@ def leave(state: State, events: Events, pid: str) -> None:
     state["auction"]["offers"].pop(pid, None)
     player["left"] = True
     events.append({"type": "left", "player": pid})
+    if hand and state["phase"] == CUT and hand["cutter"] == pid:
+        _cut(state, events, None, "cutter left")  # nobody waits for a cut that cannot come
 
 
 @_action
@@ -996,7 +998,10 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
     elif phase == BETTING and is_banker:
         can.add("close")
     elif phase == BETTING and not player["sitting_out"]:
-        can |= {"bet", "against", "choose", "withdraw"}
+        can |= {"choose", "withdraw"}
+        minimum = state["settings"]["min_bet"]
+        if player["chips"] >= minimum and bank["amount"] >= minimum:
+            can |= {"bet", "against"}
         if not hand["declared"]:
             can.add("declare")
     elif phase == SETTLED and is_banker:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, abort, flash, render_template, request, session
 from flask_babel import gettext as _
 
@@ -45,6 +47,7 @@ def page(code):
         join_url=join_url(table),
         host_secret=secret if show_link else None,
         standings=ENGINES[table.game].standings(table.state),
+        nonce=secrets.token_urlsafe(12),
         actor=actor,
     )
 
@@ -68,7 +71,8 @@ def act(code, kind):
                 params["seat"] = request.form.get("seat", "")
             if kind == "top_up":
                 params["amount"] = int_field(request.form, "amount", _("The top-up"))
-            service.act(table.code, actor, kind, params)
+            # A resent form (a double tap on "+") gives the chips once.
+            service.act(table.code, actor, kind, params, nonce=request.form.get("nonce") or None)
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
             abort(403)

@@ -639,3 +639,22 @@ def test_the_auction_is_complete_when_everyone_has_offered_or_passed():
     assert montones.auction_complete(t.state)
     t.do(montones.pass_bank, "ana")  # passing withdraws an offer
     assert not montones.auction_complete(t.state)
+
+
+def test_a_cutter_who_leaves_is_skipped_and_the_deck_cut_at_random():
+    t = Table()
+    t.open_bank()
+    cutter = t.hand["cutter"]
+    events = t.do(montones.leave, cutter)
+    assert events[-1]["how"] == "cutter left"
+    assert t.state["phase"] == montones.HEAPS
+
+
+def test_a_punter_without_chips_for_the_minimum_is_not_offered_a_bet():
+    t = Table(chips=100, min_bet=5)
+    t.deal("5o", "3c", "2e")
+    t.do(montones.bet, "ana", 1, 20)  # the bank holds 20
+    t.do(montones.top_up, "ben", 1)
+    t.state["players"]["eva"]["chips"] = 4  # fewer than the minimum
+    assert "bet" in montones.view(t.state, "ben", NOW)["me"]["can"]
+    assert "bet" not in montones.view(t.state, "eva", NOW)["me"]["can"]

@@ -1598,3 +1598,12 @@ def test_ledger_balances_after_a_whole_hand(app):
     ledger = night.ledger()
     assert ledger.pop("house") == -total
     assert {k: v for k, v in ledger.items() if v} == {k: v for k, v in balances.items() if v}
+
+
+def test_a_resent_top_up_gives_the_chips_once(app):
+    night = betting(app)
+    before = night.state()["players"]["p2"]["chips"]
+    for _ in range(2):
+        response = night.host_do("top_up", seat="p2", amount=7, nonce="host-form-1")
+        assert response.status_code == 303
+    assert night.state()["players"]["p2"]["chips"] == before + 7
