@@ -6,16 +6,11 @@ browser test never silently goes missing there.
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 from liveserver import free_port, start_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# Not test-results/: pytest-playwright empties that folder at the start of every run.
-SCREENS = Path(__file__).resolve().parents[2] / "screenshots"
-PHONE = {"width": 390, "height": 844}
-TV = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
@@ -49,10 +44,3 @@ def chromium():
         )
         yield browser
         browser.close()
-
-
-def screenshot(page, name: str) -> Path:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path))
-    return path

@@ -2,8 +2,8 @@
 
 import re
 
-from conftest import PHONE, TV, screenshot
 from playwright.sync_api import expect
+from screens import PHONE, TV, screenshot
 
 TIMEOUT = 10_000
 
