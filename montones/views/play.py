@@ -198,31 +198,33 @@ def join(code):
     _actor, player = actor_for(table)
     if player is not None:
         return back_to("play.page", code=table.code)
-    error = None
-    if request.method == "POST":
-        try:
-            player, token = service.join(table.code, request.form.get("name", ""))
-        except service.ServiceError as refused:
-            error = refusal(refused)
-        else:
-            remember("seats", table.code, token)
-            return back_to("play.page", code=table.code)
-    return render_template("play/join.html", table=table, error=error), 422 if error else 200
+    return _take_seat(
+        table, "play/join.html", lambda: service.join(table.code, request.form.get("name", ""))
+    )
 
 
 @bp.route("/rejoin", methods=["GET", "POST"])
 def rejoin(code):
     table = service.get_table(code)
+    return _take_seat(
+        table,
+        "play/rejoin.html",
+        lambda: service.rejoin(table.code, request.form.get("rejoin", "")),
+    )
+
+
+def _take_seat(table, template: str, seat):
+    """The join and rejoin forms: on POST, ``seat()`` gives a seat token for this browser."""
     error = None
     if request.method == "POST":
         try:
-            _player, token = service.rejoin(table.code, request.form.get("rejoin", ""))
+            _player, token = seat()
         except service.ServiceError as refused:
             error = refusal(refused)
         else:
             remember("seats", table.code, token)
             return back_to("play.page", code=table.code)
-    return render_template("play/rejoin.html", table=table, error=error), 422 if error else 200
+    return render_template(template, table=table, error=error), 422 if error else 200
 
 
 @bp.get("/qr.svg")
