@@ -2,6 +2,7 @@
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -41,6 +42,7 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
         env=env,
         stdout=log,
         stderr=log,
+        start_new_session=True,  # its own process group: stopping it stops its workers too
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -48,6 +50,7 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
             break
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                process.port = port
                 return process
         except OSError:
             time.sleep(0.1)
@@ -56,12 +59,38 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
 
 
 def stop_server(process: subprocess.Popen) -> None:
-    process.terminate()
+    """Stop gunicorn and its workers (the whole process group), killing them if they linger."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
     try:
+        os.killpg(process.pid, signal.SIGKILL)  # workers still closing their streams
+    except ProcessLookupError:
+        pass
+    if process.poll() is None:
         process.wait(5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
+    _wait_port_closed(process.port)
+
+
+def kill_server(process: subprocess.Popen) -> None:
+    """Pull the plug: SIGKILL to gunicorn and every worker at once."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(10)
+    _wait_port_closed(process.port)
+
+
+def _wait_port_closed(port: int) -> None:
+    """A worker still dying can accept a connection for a moment: wait until none can."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                time.sleep(0.05)
+        except OSError:
+            return
 
 
 class Phone:

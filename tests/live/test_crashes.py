@@ -7,12 +7,11 @@ cards, and no hand is paid twice.
 
 import json
 import random
-import signal
 import sqlite3
 import threading
 import time
 
-from liveserver import create_table, free_port, seat, start_server, stop_server
+from liveserver import create_table, free_port, kill_server, seat, start_server, stop_server
 
 KILLS = 20
 
@@ -104,8 +103,7 @@ def test_twenty_kills_lose_nothing(tmp_path):
             thread.start()
             time.sleep(rng.uniform(0.05, 0.6))
             before = read(db_path, code)[0]
-            server.send_signal(signal.SIGKILL)
-            server.wait(10)
+            kill_server(server)
             driver.stop.set()
             thread.join(30)
 

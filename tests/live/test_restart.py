@@ -1,10 +1,9 @@
 """Kill the server in the middle of a hand, start it again: the hand goes on as it was."""
 
 import json
-import signal
 import sqlite3
 
-from liveserver import create_table, free_port, seat, start_server, stop_server
+from liveserver import create_table, free_port, kill_server, seat, start_server, stop_server
 
 
 def read_state(db_path, code):
@@ -33,8 +32,7 @@ def test_a_hand_survives_a_killed_server(tmp_path):
         before = read_state(db_path, code)
         assert before["phase"] == "betting"
 
-        server.send_signal(signal.SIGKILL)
-        server.wait(10)
+        kill_server(server)
         server = start_server(tmp_path, port)
 
         with sqlite3.connect(db_path) as conn:
