@@ -3,7 +3,7 @@
 import re
 
 from playwright.sync_api import expect
-from screens import PHONE, TV, screenshot
+from screens import PHONE, TV, join, screenshot
 
 TIMEOUT = 10_000
 
@@ -19,16 +19,6 @@ def create_table(browser, base):
     expect(page.get_by_text("Your host link")).to_be_visible()
     code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
     return host, page, code
-
-
-def join(browser, join_url, name):
-    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(join_url)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name=re.compile("Sit down")).click()
-    expect(page.locator("#status")).to_contain_text(name)
-    return page
 
 
 def heap(page, number):
