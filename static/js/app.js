@@ -53,6 +53,26 @@
   document.addEventListener("htmx:afterSettle", markMine);
   document.addEventListener("htmx:oobAfterSwap", markMine);
 
+  // A live update re-renders the bar while I may be choosing a stake: the choice on my screen
+  // wins over the one the request carried when it left, if the new bar still offers it.
+  var chosen = null;
+  document.addEventListener("htmx:oobBeforeSwap", function () {
+    var intent = document.getElementById("intent");
+    if (!intent) { chosen = null; return; }
+    var radio = intent.querySelector('input[name="amount"]:checked');
+    var custom = intent.querySelector('input[name="custom"]');
+    chosen = { amount: radio ? radio.value : null, custom: custom ? custom.value : "" };
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var intent = document.getElementById("intent");
+    if (!intent || !chosen) { return; }
+    var radio = chosen.amount === null ? null
+      : intent.querySelector('input[name="amount"][value="' + chosen.amount + '"]');
+    if (radio) { radio.checked = true; }
+    var custom = intent.querySelector('input[name="custom"]');
+    if (custom) { custom.value = chosen.custom; }
+  });
+
   var lastResult = null;
   document.addEventListener("htmx:afterSettle", function () {
     var el = document.querySelector("[data-result]");
