@@ -1,4 +1,5 @@
-"""The ``montones`` command: ``serve`` runs the table, ``replay`` settles a scenario file.
+"""The ``montones`` command: ``serve`` runs the table, ``replay`` settles a scenario file,
+``verify`` checks a table's export.
 
 Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rules engine alone.
 """
@@ -38,33 +39,78 @@ def main(argv=None):
 
     replay = commands.add_parser("replay", help="settle a scenario file and print the result")
     replay.add_argument("file", metavar="FILE", help="scenario JSON (see SCENARIOS.md)")
+    replay.add_argument(
+        "--hand", type=int, metavar="N", help="in a table's export: replay its N-th hand (from 1)"
+    )
     replay.set_defaults(run=_replay)
+
+    verify = commands.add_parser(
+        "verify", help="re-settle every hand of an export and open every deck commitment"
+    )
+    verify.add_argument("file", metavar="EXPORT", help="a table's export (JSON)")
+    verify.set_defaults(run=_verify)
 
     args = parser.parse_args(argv)
     return args.run(args)
 
 
-def _replay(args):
+def _load(path):
+    """The JSON in ``path``, or a one-line reason why not (as a ValueError)."""
     try:
-        with open(args.file, encoding="utf-8") as f:
-            data = json.load(f)
-        from montones.rules.scenario import replay
-
-        result = replay(data)
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
     except json.JSONDecodeError as e:
-        return _fail(f"{args.file} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})")
+        raise ValueError(
+            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
     except OSError as e:
-        return _fail(f"cannot read {args.file}: {e.strerror or e}")
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        return _fail(f"{args.file} is not UTF-8 text ({e.reason} at byte {e.start})")
+        raise ValueError(f"{path} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _replay(args):
+    from montones.rules.scenario import replay
+
+    try:
+        data = _load(args.file)
+        if args.hand is not None:
+            hands = data.get("hands") if isinstance(data, dict) else None
+            if not isinstance(hands, list):
+                raise ValueError(f'{args.file} is not a table\'s export: it has no "hands"')
+            if not 1 <= args.hand <= len(hands):
+                raise ValueError(f"the export has hands 1 to {len(hands)}, not {args.hand}")
+            data = hands[args.hand - 1]
+        elif isinstance(data, dict) and "hands" in data:
+            raise ValueError(f"{args.file} is a table's export: choose a hand with --hand N")
+        result = replay(data)
     except ValueError as e:
-        return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return _fail("replay", str(e).splitlines()[0] if str(e) else type(e).__name__)
     print(json.dumps(result, indent=2))
     return 0
 
 
-def _fail(message):
-    print(f"montones replay: {message}", file=sys.stderr)
+def _verify(args):
+    """One line per problem on stdout, exit 1 if there is any; a file that cannot be read, 2."""
+    from montones.rules.audit import verify
+
+    try:
+        data = _load(args.file)
+    except ValueError as e:
+        return _fail("verify", str(e))
+    problems = verify(data)
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
+    hands = len(data["hands"])
+    decks = len({hand["shuffle"]["commitment"] for hand in data["hands"]})
+    print(f"{hands} hands from {decks} decks: every result and every commitment checks out")
+    return 0
+
+
+def _fail(command, message):
+    print(f"montones {command}: {message}", file=sys.stderr)
     return 2
 
 

@@ -1,4 +1,4 @@
-"""What the database keeps: tables, players, the chip ledger and the action log.
+"""What the database keeps: tables, players, the chip ledger, the action log and the hands.
 
 A table's whole game state is one JSON document on its row (the rules engine's state, plain
 data); the ledger and the action log are append-only and written in the same transaction as
@@ -82,6 +82,25 @@ class Action(db.Model):
     params: Mapped[dict] = mapped_column(JSON)
     events: Mapped[list] = mapped_column(JSON)
     nonce: Mapped[str | None] = mapped_column(String(80))  # "<seat>:<the form's nonce>"
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Hand(db.Model):
+    """A settled Montones hand or Monte coup, as a scenario with its recorded result.
+
+    Written in the same transaction as the action that settled it; ``record`` holds the deck
+    order and salt that open ``commitment``, which are shown only once that deck is done.
+    """
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    number: Mapped[int]  # 1, 2, ... per table, in the order settled
+    version: Mapped[int]  # the table version that settled it
+    commitment: Mapped[str] = mapped_column(String(64))
+    record: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from montones import live
+from montones import history, live
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry, Player, utcnow
 from montones.rules import RulesError, monte, montones
@@ -206,6 +206,7 @@ def _record(
             nonce=nonce,
         )
     )
+    history.record(table, table.state, new_state, events)
     table.state = new_state
     table.version = version
 

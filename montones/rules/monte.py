@@ -13,6 +13,7 @@ from typing import Any
 
 from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
+from montones.rules.fairness import new_shuffle
 from montones.rules.settlement import cover
 
 State = dict[str, Any]
@@ -213,6 +214,7 @@ def new_table(settings: dict | None = None) -> State:
         "coup": None,
         "last_coup": None,
         "passed": None,
+        "shuffle": None,
     }
 
 
@@ -360,13 +362,22 @@ def put_up_bank(
     banker["chips"] -= amount
     state["bank"] = amount
     state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    # Committed to before the cut and the first bet; opened once the bank's last coup is done.
+    state["shuffle"] = new_shuffle(state["deck"])
     state["discards"] = []
     state["coups"] = 0
     others = [p for p in _left_of(state, pid) if p != pid]
     state["cutter"] = others[0] if others else None
     state["cut_started"] = now
     state["phase"] = CUT
-    events.append({"type": "bank_put_up", "banker": pid, "amount": amount})
+    events.append(
+        {
+            "type": "bank_put_up",
+            "banker": pid,
+            "amount": amount,
+            "commitment": state["shuffle"]["commitment"],
+        }
+    )
     if state["cutter"] is None:
         _cut(state, events, None, "nobody to cut")
 
@@ -383,6 +394,7 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     if position is None:
         position = _rng.randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
+    state["shuffle"]["cut"] = position
     events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
     _deal_coup(state, events)
 
@@ -653,6 +665,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "coups": max_coups(state["settings"]),
         "deck": len(state["deck"]),
         "discards": list(state["discards"]),
+        "commitment": live_commitment(state),
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": state["cut_started"] + state["settings"]["cut_timeout"]
@@ -679,6 +692,85 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     if seat in state["players"] and not state["players"][seat].get("left"):
         view_["me"] = _my_view(state, seat, view_["room"])
     return view_
+
+
+def live_commitment(state: State) -> str | None:
+    """The commitment of the deck a bank is dealing from, whose order must stay secret."""
+    shuffle = state.get("shuffle")
+    if not shuffle or state["phase"] not in (CUT, BETTING, COUP_OVER):
+        return None
+    return shuffle["commitment"]
+
+
+def coup_record(before: State, after: State) -> dict[str, Any]:
+    """A coup in the scenario format of SCENARIOS.md, with its result as recorded.
+
+    ``before`` is the table as the gate was turned, ``after`` just after. The scenario's deck
+    deals this coup's layouts and gate: the deck as it stood at the deal, with the cards of
+    earlier coups tucked in its middle, where one coup never reaches. ``shuffle`` holds what opens
+    the commitment: it must not be shown while :func:`live_commitment` is still this deck's.
+    """
+    coup = after["last_coup"]
+    result = coup["result"]
+    banker = before["banker"]
+    size = len(coup["top"])
+    standing = coup["top"] + before["deck"] + coup["bottom"][::-1]
+    stakes: dict[str, int] = {}
+    for placed in coup["bets"]:
+        stakes[placed["player"]] = stakes.get(placed["player"], 0) + placed["amount"]
+    seats = [
+        pid
+        for pid, p in before["players"].items()
+        if pid != banker and (not p.get("left") or pid in stakes)
+    ]
+    index = {placed["id"]: i for i, placed in enumerate(coup["bets"])}
+    settings = before["settings"]
+    shuffle = before["shuffle"]
+    return {
+        "game": "monte",
+        "options": {"two_card": settings["two_card"], "generous": settings["generous"]},
+        "bank": before["bank"],
+        "limits": {"min": settings["min_bet"], "max": settings["max_bet"]},
+        "players": {pid: before["players"][pid]["chips"] + stakes.get(pid, 0) for pid in seats},
+        "deck": standing[:size] + before["discards"] + standing[size:],
+        "coups": [
+            {
+                "bets": [
+                    {"player": b["player"], "layout": b["layout"], "amount": b["amount"]}
+                    for b in coup["bets"]
+                ]
+            }
+        ],
+        "result": {
+            "bank": result["bank"],
+            "players": {pid: after["players"][pid]["chips"] for pid in seats},
+            "coups": [
+                {
+                    "bottom": coup["bottom"],
+                    "top": coup["top"],
+                    "gate": coup["gate"],
+                    "winning": result["winning"],
+                    "settled": [
+                        {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]}
+                        for line in result["settled"]
+                    ],
+                }
+            ],
+        },
+        "meta": {
+            "coup": coup["number"],
+            "banker": banker,
+            "names": {pid: p["name"] for pid, p in after["players"].items()},
+            "odds": result["odds"],
+        },
+        "shuffle": {
+            "commitment": shuffle["commitment"],
+            "salt": shuffle["salt"],
+            "order": shuffle["order"],
+            "cut": shuffle["cut"],
+            "coup": coup["number"],
+        },
+    }
 
 
 def _unseen_before_gate(state: State, coup: dict) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
+from montones.rules.fairness import new_shuffle
 from montones.rules.settlement import VOID, WON, cover
 
 State = dict[str, Any]
@@ -494,6 +495,8 @@ def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> N
     state["hand"] = {
         "number": state["hands"],
         "deck": order,
+        # Committed to before the cut and the first bet; opened once the deck is done.
+        "shuffle": new_shuffle(order),
         "cutter": cutter,
         "cut_started": now,
         "cut": None,
@@ -506,7 +509,14 @@ def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> N
         "result": None,
     }
     state["phase"] = CUT
-    events.append({"type": "shuffled", "hand": state["hands"], "cutter": cutter})
+    events.append(
+        {
+            "type": "shuffled",
+            "hand": state["hands"],
+            "cutter": cutter,
+            "commitment": state["hand"]["shuffle"]["commitment"],
+        }
+    )
     if cutter is None:
         _cut(state, events, None, "nobody to cut")
 
@@ -567,15 +577,34 @@ def make_heaps(
             least=MIN_HEAP_CARDS,
             cards=len(deck),
         )
+    hand = state["hand"]
+    hand["heaps"] = deal_heaps(deck, sizes)
+    hand["sizes"] = sizes
+    hand["deck"] = []
+    state["phase"] = BETTING
+    events.append({"type": "heaps_made", "sizes": sizes})
+
+
+def deal_heaps(deck: list[str], sizes: list[int]) -> list[list[str]]:
+    """The cut deck laid out in heaps of ``sizes`` cards, from the top."""
     heaps, start = [], 0
     for size in sizes:
         heaps.append(deck[start : start + size])
         start += size
-    hand = state["hand"]
-    hand["heaps"] = heaps
-    hand["deck"] = []
-    state["phase"] = BETTING
-    events.append({"type": "heaps_made", "sizes": sizes})
+    return heaps
+
+
+def split_heaps(heaps: list[list[str]], split_heap: int, position: int) -> list[list[str]]:
+    """The heaps kept after a Rey: each loses its shown card, an emptied heap is gone, and the
+    top ``position`` cards of heap ``split_heap`` (what is left of it) make a new last heap."""
+    source = heaps[split_heap - 1][:-1]
+    kept = []
+    for number, heap in enumerate(heaps, start=1):
+        rest = source[position:] if number == split_heap else heap[:-1]
+        if rest:
+            kept.append(rest)
+    kept.append(source[:position])
+    return kept
 
 
 def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None) -> list[int]:
@@ -848,20 +877,16 @@ def keep_heaps(
             most=len(source) - 1,
             heap=split_heap,
         )
-    heaps = []
-    for number, heap in enumerate(hand["heaps"], start=1):
-        kept = source[position:] if number == split_heap else heap[:-1]
-        if kept:
-            heaps.append(kept)
-    heaps.append(source[:position])
+    heaps = split_heaps(hand["heaps"], split_heap, position)
     _count_last_hand(state)
     state["hands"] += 1
     discarded = hand.get("discards", []) + hand["result"]["cards"]
     state["hand"] = {
-        **{k: hand[k] for k in ("cutter", "cut_started", "cut")},
+        **{k: hand[k] for k in ("cutter", "cut_started", "cut", "shuffle")},
         "number": state["hands"],
         "deck": [],
         "heaps": heaps,
+        "kept": {"split": split_heap, "position": position},
         "bank_heap": None,
         "bets": [],
         "next_bet": 1,
@@ -963,6 +988,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
         "rey_kept": hand.get("rey_kept", False) if hand else False,
+        "commitment": hand["shuffle"]["commitment"] if hand and "shuffle" in hand else None,
         "result": result
         and {
             **result,
@@ -974,6 +1000,84 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     if seat in state["players"] and not state["players"][seat].get("left"):
         shown["me"] = _my_view(state, seat, now)
     return shown
+
+
+def live_commitment(state: State) -> str | None:
+    """The commitment of the deck still in play, whose order must stay secret: from the shuffle
+    until the cards are gathered (after a Rey the heaps may yet be kept)."""
+    hand = state["hand"]
+    if not hand or "shuffle" not in hand or state["phase"] == FINISHED:
+        return None
+    if state["phase"] == SETTLED and not (
+        hand["result"]["bank_card"][0] == REY and can_keep_heaps(hand)
+    ):
+        return None
+    return hand["shuffle"]["commitment"]
+
+
+def hand_record(before: State, after: State) -> dict[str, Any]:
+    """A settled hand in the scenario format of SCENARIOS.md, with its result as recorded.
+
+    ``before`` is the table as bets closed, ``after`` as the hand was settled. Players are
+    named by seat (``meta.names`` gives their names). ``shuffle`` holds what opens the
+    commitment (the order, the salt, the cut, how the heaps were made): it must not be shown
+    while :func:`live_commitment` is still this deck's.
+    """
+    hand = after["hand"]
+    result = hand["result"]
+    banker = before["bank"]["banker"]
+    stakes: dict[str, int] = {}
+    for placed in hand["bets"]:
+        stakes[placed["player"]] = stakes.get(placed["player"], 0) + (placed["amount"] or 0)
+    seats = [
+        pid
+        for pid, p in before["players"].items()
+        if pid != banker and (not p.get("left") or pid in stakes)
+    ]
+    index = {placed["id"]: i for i, placed in enumerate(hand["bets"])}
+    bets = []
+    for placed in hand["bets"]:
+        if placed["kind"] == "whole_bank":
+            bets.append({"player": placed["player"], "heap": placed["heap"], "whole_bank": True})
+        else:
+            key = "heap" if placed["kind"] == "heap" else "against"
+            bets.append(
+                {"player": placed["player"], key: placed["heap"], "amount": placed["amount"]}
+            )
+    shuffle = hand["shuffle"]
+    return {
+        "game": "montones",
+        "bank": result["bank_before"],
+        "players": {pid: before["players"][pid]["chips"] + stakes.get(pid, 0) for pid in seats},
+        "heaps": result["cards"],
+        "bank_heap": hand["bank_heap"],
+        "bets": bets,
+        "result": {
+            "bank_card": result["bank_card"],
+            "bank": result["bank"],
+            "players": {pid: after["players"][pid]["chips"] for pid in seats},
+            "settled": [
+                {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]}
+                for line in result["settled"]
+            ],
+        },
+        "meta": {
+            "hand": hand["number"],
+            "banker": banker,
+            "names": {pid: p["name"] for pid, p in after["players"].items()},
+            "lifting": result["order"],
+            "short": result["short"],
+        },
+        "shuffle": {
+            "commitment": shuffle["commitment"],
+            "salt": shuffle["salt"],
+            "order": shuffle["order"],
+            "cut": hand["cut"]["position"],
+            "sizes": hand.get("sizes"),
+            "kept": hand.get("kept"),
+            "heaps": hand["heaps"],
+        },
+    }
 
 
 def can_keep_heaps(hand: dict) -> bool:

@@ -1,0 +1,130 @@
+"""The night remembered: every settled hand kept as a scenario, read back for screens and exports.
+
+The service layer calls :func:`record` inside the transaction of the action that settled a
+Montones hand or a Monte coup. A hand's record holds the order and salt of its deck; they are
+left out of everything shown (:func:`shown`) until that deck is done, so neither a history page
+nor an export can tell anyone the cards still to come.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+from sqlalchemy import func, select
+
+from montones.extensions import db
+from montones.models import GameTable, Hand, utcnow
+from montones.rules import monte, montones
+
+# What settles a hand in each game, and how the rules engine writes it down.
+RECORDERS = {
+    "montones": ("settled", montones.hand_record),
+    "monte": ("gate_turned", monte.coup_record),
+}
+LIVE = {"montones": montones.live_commitment, "monte": monte.live_commitment}
+SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
+FORMAT = "montones-export/1"
+
+
+def record(table: GameTable, before: dict, after: dict, events: list) -> None:
+    settles, write = RECORDERS[table.game]
+    if not any(event["type"] == settles for event in events):
+        return
+    entry = write(before, after)
+    number = (
+        db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id)) or 0
+    ) + 1
+    at = utcnow()
+    entry["meta"] |= {
+        "table": table.code,
+        "number": number,
+        "at": at.replace(tzinfo=UTC).isoformat(timespec="seconds"),
+        "version": after["version"],
+    }
+    db.session.add(
+        Hand(
+            table_id=table.id,
+            number=number,
+            version=after["version"],
+            commitment=entry["shuffle"]["commitment"],
+            record=entry,
+            created_at=at,
+        )
+    )
+
+
+def live_commitment(table: GameTable) -> str | None:
+    """The commitment of the deck still being dealt, if any: its secrets stay hidden."""
+    if table.ended_at:
+        return None
+    return LIVE[table.game](table.state)
+
+
+def shown(entry: dict, live: str | None) -> dict:
+    """A record as a screen or an export may show it: a live deck's secrets taken out."""
+    if entry["shuffle"]["commitment"] != live:
+        return {**entry, "opened": True}
+    hidden = {k: v for k, v in entry["shuffle"].items() if k not in SECRET}
+    scenario = {**entry, "shuffle": hidden, "opened": False}
+    if entry["game"] == "monte":
+        scenario.pop("deck")  # the scenario's deck is the order still to be dealt
+    return scenario
+
+
+def hands(table: GameTable, limit: int | None = None) -> list[dict]:
+    """The table's hands, newest first, as they may be shown now."""
+    query = select(Hand.record).where(Hand.table_id == table.id).order_by(Hand.number.desc())
+    if limit:
+        query = query.limit(limit)
+    live = live_commitment(table)
+    return [shown(entry, live) for entry in db.session.scalars(query)]
+
+
+def hand(table: GameTable, number: int) -> dict | None:
+    entry = db.session.scalar(
+        select(Hand.record).where(Hand.table_id == table.id, Hand.number == number)
+    )
+    return None if entry is None else shown(entry, live_commitment(table))
+
+
+def for_seat(entry: dict, seat: str) -> dict:
+    """What one player did and got in a hand: their bets with what each paid, chips before and
+    after; for the banker, the bank before and after."""
+    result = entry["result"]
+    settled = result["settled"] if entry["game"] == "montones" else result["coups"][0]["settled"]
+    lines = {line["bet"]: line for line in settled}
+    bets = entry["bets"] if entry["game"] == "montones" else entry["coups"][0]["bets"]
+    mine = [{**bet, **lines.get(i, {})} for i, bet in enumerate(bets) if bet["player"] == seat]
+    return {
+        "bets": mine,
+        "before": entry["players"].get(seat),
+        "after": result["players"].get(seat),
+        "is_banker": entry["meta"]["banker"] == seat,
+        "net": sum(line.get("net", 0) for line in mine),
+    }
+
+
+def export(table: GameTable) -> dict:
+    """The whole table as one JSON document: every hand whose deck is done, as a scenario of
+    SCENARIOS.md with its recorded result, for ``montones replay`` and ``montones verify``."""
+    everything = list(reversed(hands(table)))
+    done = [entry for entry in everything if entry.pop("opened")]
+    state = table.state
+    return {
+        "format": FORMAT,
+        "table": {
+            "code": table.code,
+            "name": table.name,
+            "game": table.game,
+            "created_at": table.created_at.replace(tzinfo=UTC).isoformat(timespec="seconds"),
+            "ended_at": table.ended_at
+            and table.ended_at.replace(tzinfo=UTC).isoformat(timespec="seconds"),
+            "version": table.version,
+            "settings": state["settings"],
+        },
+        "players": {pid: p["name"] for pid, p in state["players"].items()},
+        "exported_at": utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
+        # Hands of the deck still being dealt wait until it is done: their cards are to come.
+        "held_back": len(everything) - len(done),
+        "hands": done,
+    }

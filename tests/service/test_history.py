@@ -1,0 +1,171 @@
+"""A night played through the service layer, exported, and checked hand by hand.
+
+The export is what a host downloads; ``montones verify`` re-settles every hand with the rules
+and opens every deck's commitment. A changed card or a changed bet must be caught.
+"""
+
+import copy
+import json
+import secrets
+
+from montones import history, service
+from montones.cli import main
+from montones.rules import SPANISH
+from montones.service import Actor
+
+HOST = Actor(is_host=True)
+_rng = secrets.SystemRandom()
+
+
+def montones_night(app, hands=6):
+    """Three players; Ana banks; Ben and Eva bet at random; after a Rey the heaps are kept."""
+    with app.app_context():
+        table, _secret = service.create_table("montones", "Night", 200, {})
+        code = table.code
+        seats = {n: service.join(code, n)[0].seat for n in ("Ana", "Ben", "Eva")}
+        ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        for _ in range(hands):
+            state = service.get_table(code).state
+            if state["phase"] == "cut":
+                cutter = Actor(seat=state["hand"]["cutter"])
+                service.act(code, cutter, "cut", {"position": _rng.randint(1, 39)})
+                service.act(code, ana, "heaps", {"count": _rng.randint(3, 6)})
+            heaps = len(service.get_table(code).state["hand"]["heaps"])
+            service.act(code, ben, "bet", {"heap": 1, "amount": _rng.randint(1, 20)})
+            service.act(code, eva, "against", {"heap": 2, "amount": _rng.randint(1, 20)})
+            service.act(code, eva, "bet", {"heap": heaps - 1, "amount": _rng.randint(1, 20)})
+            service.act(code, ben, "choose", {"heap": heaps})
+            table = service.act(code, ana, "close", {})
+            state = table.state
+            if state["bank"]["amount"] == 0:
+                service.act(code, ana, "abona", {"amount": 50})
+            if "keep" in service.GAMES["montones"].view(state, seats["Ana"], 0)["me"]["can"]:
+                service.act(code, ana, "keep", {"heap": 1})
+            else:
+                service.act(code, ana, "next", {})
+        return code
+
+
+def monte_night(app):
+    """Two players, each banks once: two whole decks of eight coups (or fewer if one breaks)."""
+    with app.app_context():
+        table, _secret = service.create_table("monte", "Monte", 300, {"max_bet": 10})
+        code = table.code
+        for name in ("Anna", "Ben"):
+            service.join(code, name)
+        service.act(code, HOST, "draw", {})
+        while (state := service.get_table(code).state)["phase"] != "finished":
+            banker = Actor(seat=state["banker"])
+            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+            if state["phase"] == "bank":
+                service.act(code, banker, "bank", {"amount": 40})
+            elif state["phase"] == "cut":
+                service.act(code, Actor(seat=state["cutter"]), "cut", {"position": 13})
+            elif state["phase"] == "betting":
+                service.act(code, punter, "bet", {"layout": "top", "amount": _rng.randint(1, 5)})
+                service.act(code, punter, "bet", {"layout": "bottom", "amount": 2})
+                service.act(code, banker, "gate", {})
+            else:
+                service.act(code, banker, "next", {})
+        return code
+
+
+def export(app, code):
+    with app.app_context():
+        return json.loads(json.dumps(history.export(service.get_table(code))))
+
+
+def verify_file(tmp_path, data, capsys):
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(data))
+    status = main(["verify", str(path)])
+    return status, capsys.readouterr().out
+
+
+def test_a_night_of_montones_exports_and_verifies(app, tmp_path, capsys):
+    code = montones_night(app)
+    data = export(app, code)
+    assert data["format"] == "montones-export/1" and data["table"]["code"] == code
+    assert len(data["hands"]) + data["held_back"] == 6
+    assert data["hands"], "at least the first decks are done"
+    for number, hand in enumerate(data["hands"], start=1):
+        assert hand["meta"]["number"] == number and hand["shuffle"]["order"]
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 0, out
+    assert f"{len(data['hands'])} hands" in out
+
+
+def test_any_hand_of_an_export_replays_to_its_recorded_result(app, tmp_path, capsys):
+    data = export(app, montones_night(app, hands=3))
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(data))
+    for n, hand in enumerate(data["hands"], start=1):
+        assert main(["replay", str(path), "--hand", str(n)]) == 0
+        assert json.loads(capsys.readouterr().out) == hand["result"]
+
+
+def test_a_night_of_monte_exports_and_verifies(app, tmp_path, capsys):
+    code = monte_night(app)
+    data = export(app, code)
+    assert data["held_back"] == 0  # the game is over: every deck is done
+    assert len({h["shuffle"]["commitment"] for h in data["hands"]}) == 2
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 0, out
+
+
+def test_verify_fails_on_one_altered_card(app, tmp_path, capsys):
+    data = export(app, montones_night(app, hands=3))
+    hand = data["hands"][0]
+    unused = next(c for c in SPANISH.codes if c not in hand["heaps"])
+    hand["heaps"][-1] = unused  # the banker's heap shows another card
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 1
+    assert out.startswith("hand 1: ")
+
+
+def test_verify_fails_on_one_altered_bet(app, tmp_path, capsys):
+    data = export(app, monte_night(app))
+    data["hands"][2]["coups"][0]["bets"][0]["amount"] += 1
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 1
+    assert "hand 3: the recorded result is not what the rules give" in out
+
+
+def test_verify_fails_when_a_deck_is_not_the_committed_one(app, tmp_path, capsys):
+    data = export(app, monte_night(app))
+    forged = copy.deepcopy(data)
+    order = forged["hands"][0]["shuffle"]["order"]
+    order[0], order[1] = order[1], order[0]
+    status, out = verify_file(tmp_path, forged, capsys)
+    assert status == 1 and "do not hash to the commitment" in out
+
+
+def test_the_deck_in_play_stays_secret_in_history_and_export(app):
+    with app.app_context():
+        table, _secret = service.create_table("montones", "Night", 200, {})
+        code = table.code
+        seats = {n: service.join(code, n)[0].seat for n in ("Ana", "Ben", "Eva")}
+        ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.act(code, ben, "cut", {"position": 5})
+        service.act(code, ana, "heaps", {"count": 4})
+        service.act(code, ben, "bet", {"heap": 1, "amount": 5})
+        service.act(code, ben, "choose", {"heap": 2})
+        table = service.act(code, ana, "close", {})
+        secret = table.state["hand"]["shuffle"]["salt"]
+        live = history.live_commitment(table)
+        shown = json.dumps([history.hands(table), history.export(table)])
+        if live:  # the banker turned a Rey: the heaps may be kept, so the deck is not done
+            assert secret not in shown
+            assert history.export(table)["held_back"] == 1
+        else:
+            assert secret in shown
+        service.act(code, ana, "next", {})
+        table = service.get_table(code)
+        assert secret in json.dumps(history.export(table))
+        assert table.state["hand"]["shuffle"]["salt"] not in json.dumps(history.export(table))
