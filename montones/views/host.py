@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 
-from flask import Blueprint, abort, flash, render_template, request, session
+from flask import Blueprint, Response, abort, flash, render_template, request, session
 from flask_babel import gettext as _
 
-from montones import service
+from montones import history, service
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -34,10 +35,8 @@ def claim(code, secret):
 
 @bp.get("")
 def page(code):
-    table = service.get_table(code)
+    table = _hosted(code)
     actor, _player = actor_for(table)
-    if not actor.is_host:
-        abort(403)
     secret = session.get("hosts", {}).get(table.code)
     show_link = session.pop("show_host_link", None) == table.code
     return render_template(
@@ -49,6 +48,33 @@ def page(code):
         standings=ENGINES[table.game].standings(table.state),
         nonce=secrets.token_urlsafe(12),
         actor=actor,
+    )
+
+
+def _hosted(code):
+    table = service.get_table(code)
+    actor, _player = actor_for(table)
+    if not actor.is_host:
+        abort(403)
+    return table
+
+
+@bp.get("/history")
+def hands(code):
+    """Every hand of the night, its bets in the order the bank settled them."""
+    table = _hosted(code)
+    return render_template("host/history.html", table=table, entries=history.hands(table))
+
+
+@bp.get("/export.json")
+def export(code):
+    """The whole table as one JSON file, for ``montones replay --hand N`` and ``montones verify``."""
+    table = _hosted(code)
+    name = f"montones-{table.code}-v{table.version}.json"
+    return Response(
+        json.dumps(history.export(table), indent=1, ensure_ascii=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

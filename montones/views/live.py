@@ -22,8 +22,9 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 
-from montones import live, service
+from montones import history, live, service
 from montones.extensions import db
+from montones.views import tv as tv_views
 from montones.views.common import ENGINES, actor_for, join_url
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
@@ -37,6 +38,7 @@ SHARED = {
         ("tv_status", "tv/table.html", "tv_status"),
         ("felt", "tv/table.html", "felt"),
         ("players", "tv/table.html", "players"),
+        ("recent", "tv/table.html", "recent"),
     ],
 }
 
@@ -49,6 +51,7 @@ _HTML_KEPT = 512
 def _detached(row) -> SimpleNamespace:
     """What the templates read of a table row, kept after its database session is gone."""
     return SimpleNamespace(
+        id=row.id,
         code=row.code,
         game=row.game,
         name=row.name,
@@ -81,6 +84,13 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
     with _lock:
         if key in _html:
             return _html[key]
+    recent = []
+    if screen == "tv":
+        recent = history.hands(table, limit=tv_views.RECENT)
+        db.session.remove()  # as in _table: a stream holds no connection while it waits
+    with _lock:
+        if key in _html:
+            return _html[key]
         view = ENGINES[table.game].view(table.state, None, time.time())
         context = {
             "table": table,
@@ -91,6 +101,7 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
             "oob": False,
             "tv": screen == "tv",
             "phone": screen == "phone",
+            "recent": recent,
         }
         blocks = [
             (name, render_block(template, block, **context))

@@ -9,7 +9,7 @@ import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import gettext as _
 
-from montones import service
+from montones import history, service
 from montones.views import live as live_views
 from montones.views.common import (
     ENGINES,
@@ -28,6 +28,7 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = "play/table.html"
 REGIONS = ["status", "felt", "bar"]
+RECALL = 12  # hands a phone can look back on
 
 # The modes of a tap on the felt, per game: which action it is, and whether it needs the stake.
 # A tap lands on a heap (a number) in Montones, on a layout (a word) in Monte.
@@ -99,6 +100,30 @@ def region(code, region):
         prerendered=_shared_felt(table),
         **_context(table, player),
     )
+
+
+@bp.get("/history")
+def recall(code):
+    """My last hands, also while a hand is in play; a deck in play stays sealed."""
+    table, _actor, player = _seated(code)
+    if player is None:
+        abort(403)
+    items = [
+        {"entry": entry, "mine": history.for_seat(entry, player.seat)}
+        for entry in history.hands(table, limit=RECALL)
+    ]
+    template = "history/_mine.html" if wants_fragment() else "play/history.html"
+    return render_template(template, table=table, items=items)
+
+
+@bp.get("/verify/<int:number>")
+def verify(code, number):
+    """Open a done deck's seal in the browser: anyone at the table may check it."""
+    table = service.get_table(code)
+    entry = history.hand(table, number)
+    if entry is None:
+        abort(404)
+    return render_template("play/verify.html", table=table, entry=entry)
 
 
 @bp.post("/a/<kind>")

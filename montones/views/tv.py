@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from montones import service
+from montones import history, service
 from montones.views.common import join_url, render_regions, table_view, wants_fragment
 
 bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 
 PAGE = "tv/table.html"
-REGIONS = ["tv_status", "felt", "players"]
+REGIONS = ["tv_status", "felt", "players", "recent"]
+RECENT = 5  # hands in the TV's corner between hands
 
 
 def _context(table):
-    return {"table": table, "v": table_view(table), "join_url": join_url(table), "tv": True}
+    return {
+        "table": table,
+        "v": table_view(table),
+        "join_url": join_url(table),
+        "recent": history.hands(table, limit=RECENT),
+        "tv": True,
+    }
 
 
 @bp.get("")

@@ -50,6 +50,11 @@ GET_ROUTES = {
     "play.rejoin": [("anonymous", "/t/{code}/rejoin", 200, "text/html")],
     "play.qr": [("anonymous", "/t/{code}/qr.svg", 200, "image/svg+xml")],
     "play.standings": [("anonymous", "/t/{code}/standings", 200, "text/html")],
+    "play.recall": [
+        ("A", "/t/{code}/history", 200, "text/html"),
+        ("anonymous", "/t/{code}/history", 403, "text/html"),
+    ],
+    "play.verify": [("anonymous", "/t/{code}/verify/1", 404, "text/html")],  # no hand yet
     "tv.page": [("anonymous", "/t/{code}/tv", 200, "text/html")],
     "tv.region": [("anonymous", "/t/{code}/tv/p/all", 200, "text/html")],
     "live.stream": [("anonymous", "/t/{code}/stream", 200, "text/event-stream")],
@@ -60,6 +65,14 @@ GET_ROUTES = {
     "host.page": [
         ("host", "/t/{code}/host", 200, "text/html"),
         ("A", "/t/{code}/host", 403, "text/html"),
+    ],
+    "host.hands": [
+        ("host", "/t/{code}/host/history", 200, "text/html"),
+        ("A", "/t/{code}/host/history", 403, "text/html"),
+    ],
+    "host.export": [
+        ("host", "/t/{code}/host/export.json", 200, "application/json"),
+        ("A", "/t/{code}/host/export.json", 403, "text/html"),
     ],
 }
 

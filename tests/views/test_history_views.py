@@ -1,0 +1,137 @@
+"""The night remembered on screen: a phone's last hands, the host's history and download, the TV's
+corner, the seal on the felt and the page that opens it."""
+
+import hashlib
+import json
+import re
+
+from montones_helpers import HX, Night
+
+from montones.rules import audit
+
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+
+
+def played(app, bottoms=None):
+    """Ana banks; Ben bets 5 on heap 1, Eva 3 on the banker's card against heap 3; heap 2 is
+    the banker's. ``bottoms`` stacks the heaps' cards (test setup)."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30, heaps=3)
+    if bottoms:
+        night.arrange(bottoms)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Eva", "against", heap=3, amount=3)
+    night.ok("Ben", "choose", heap=2)
+    night.ok("Ana", "close")
+    return night
+
+
+def text(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+
+
+def test_the_felt_shows_the_seal_of_the_deck_before_the_first_bet(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana")
+    commitment = night.state()["hand"]["shuffle"]["commitment"]
+    for name in ("Ben", "Ana"):
+        assert f"<code>{commitment[:12]}</code>" in night.page(name).get_data(as_text=True)
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert f"<code>{commitment[:12]}</code>" in tv.get_data(as_text=True)
+    assert night.state()["hand"]["shuffle"]["salt"] not in tv.get_data(as_text=True)
+
+
+def test_a_phone_recalls_its_bets_what_they_paid_and_its_chips(app):
+    night = played(app, {1: "5o", 2: "3c", 3: "2e"})
+    for headers in (HX, {}):
+        page = text(night.clients["Ben"].get(f"/t/{night.code}/history", headers=headers))
+        assert "Hand 1 · Ana's bank" in page
+        assert "5 on heap 1 +5" in page
+        assert "Your chips: 100 → 105" in page
+    eva = text(night.clients["Eva"].get(f"/t/{night.code}/history", headers=HX))
+    assert "3 on the banker's card against heap 3 +3" in eva
+    ana = text(night.clients["Ana"].get(f"/t/{night.code}/history", headers=HX))
+    assert "You held the bank: 30 → 22" in ana
+    spanish = text(night.clients["Ben"].get(f"/t/{night.code}/history", headers=HX | SPANISH))
+    assert "Mano 1 · banca de Ana" in spanish and "Tus fichas: 100 → 105" in spanish
+
+
+def test_the_phone_page_offers_the_last_hands_outside_its_live_regions(app):
+    night = played(app)
+    page = night.page("Ben").get_data(as_text=True)
+    drawer = page[page.index('<details class="recall-drawer">') :]
+    assert f'hx-get="/t/{night.code}/history"' in drawer
+    assert 'id="bar"' not in drawer and 'id="felt"' not in drawer
+
+
+def test_a_done_deck_opens_on_the_verify_page(app):
+    night = played(app, {1: "5o", 2: "3c", 3: "2e"})  # no Rey: the cards are gathered
+    shuffle = night.state()["hand"]["shuffle"]
+    page = night.clients["Eva"].get(f"/t/{night.code}/history", headers=HX)
+    assert f'href="/t/{night.code}/verify/1"' in page.get_data(as_text=True)
+    body = night.host.get(f"/t/{night.code}/verify/1").get_data(as_text=True)
+    salt = re.search(r'<code id="salt">([0-9a-f]+)</code>', body).group(1)
+    order = re.findall(r'<li data-code="(\w\w)">', body)
+    assert salt == shuffle["salt"] and order == shuffle["order"]
+    typed = " ".join([salt, *order]).encode()
+    assert f'<code id="commitment">{hashlib.sha256(typed).hexdigest()}</code>' in body
+    assert "js/verify.js" in body and "js/js-sha256-0.11.1.min.js" in body
+
+
+def test_a_deck_in_play_stays_sealed_after_a_rey(app):
+    night = played(app, {1: "5o", 2: "Rc", 3: "2e"})  # the heaps may yet be kept
+    salt = night.state()["hand"]["shuffle"]["salt"]
+    for response in (
+        night.clients["Ben"].get(f"/t/{night.code}/history", headers=HX),
+        night.host.get(f"/t/{night.code}/verify/1"),
+        night.host.get(f"/t/{night.code}/host/history"),
+        night.host.get(f"/t/{night.code}/host/export.json"),
+    ):
+        assert response.status_code == 200
+        assert salt not in response.get_data(as_text=True)
+    assert "still in play" in text(night.host.get(f"/t/{night.code}/verify/1"))
+    assert json.loads(night.host.get(f"/t/{night.code}/host/export.json").data)["held_back"] == 1
+    night.ok("Ana", "next")
+    assert salt in night.host.get(f"/t/{night.code}/verify/1").get_data(as_text=True)
+
+
+def test_the_host_sees_every_bet_in_the_order_the_bank_settled_it(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=6, heaps=3)
+    night.arrange({1: "7o", 2: "3c", 3: "6e"})
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Eva", "bet", heap=3, amount=4)
+    night.ok("Ben", "choose", heap=2)
+    night.ok("Ana", "close")
+    page = text(night.host.get(f"/t/{night.code}/host/history"))
+    assert "The bank ran short: it paid in this order." in page
+    assert page.index("Eva 4 on heap 3 +4") < page.index("Ben 5 on heap 1 +2")
+    assert "Bank 6 → 0" in page
+
+
+def test_the_host_downloads_a_table_that_verifies(app):
+    night = played(app)
+    night.ok("Ana", "next")  # the deck of hand 1 is done, Rey or not
+    response = night.host.get(f"/t/{night.code}/host/export.json")
+    assert response.mimetype == "application/json"
+    assert f"montones-{night.code}-v" in response.headers["Content-Disposition"]
+    data = json.loads(response.data)
+    assert data["table"]["name"] == "Friday" and set(data["players"].values()) == {
+        "Ana",
+        "Ben",
+        "Eva",
+    }
+    assert len(data["hands"]) == 1 and audit.verify(data) == []
+    assert night.clients["Ben"].get(f"/t/{night.code}/host/export.json").status_code == 403
+
+
+def test_the_tv_shows_the_last_hands_between_hands_only(app):
+    night = played(app, {1: "5o", 2: "3c", 3: "2e"})
+    tv = f"/t/{night.code}/tv"
+    assert "Last hands" not in text(night.host.get(tv))  # the hand's result is on show
+    night.ok("Ana", "next")
+    corner = text(night.host.get(tv))
+    assert "Last hands" in corner and "Ana bank −8" in corner
+    night.ok(night.name_of(night.state()["hand"]["cutter"]), "cut", position=3)
+    night.ok("Ana", "heaps", count=3)
+    assert "Last hands" not in text(night.host.get(tv))  # bets are open: the felt has the room
