@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import secrets
 import time
+from decimal import Decimal
+from fractions import Fraction
 
+from babel.numbers import parse_pattern
 from flask import current_app, make_response, redirect, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from montones import service
-from montones.rules import monte, montones
+from montones.rules import monte, montones, odds
 
 ENGINES = {"montones": montones, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
@@ -51,7 +55,19 @@ def refusal(error: service.ServiceError) -> str:
 
 
 def table_view(table, seat=None) -> dict:
-    return ENGINES[table.game].view(table.state, seat, time.time())
+    """The engine's view for a seat, with the odds of each kind of bet for the help panel."""
+    view = ENGINES[table.game].view(table.state, seat, time.time())
+    view["odds"] = odds.table_bets(table.state)
+    return view
+
+
+def percent(value: Fraction) -> str:
+    """A share as the request's language writes a percentage, with one decimal ("5.4%",
+    "5,4 %"): the locale's own pattern, which has no decimals, given one."""
+    locale = get_locale()
+    pattern = parse_pattern(locale.percent_formats[None].pattern)
+    pattern.frac_prec = (1, 1)
+    return pattern.apply(Decimal(value.numerator) / Decimal(value.denominator), locale)
 
 
 def render_regions(

@@ -25,7 +25,7 @@ from jinja2_fragments.flask import render_block
 from montones import history, live, service
 from montones.extensions import db
 from montones.views import tv as tv_views
-from montones.views.common import ENGINES, actor_for, join_url
+from montones.views.common import actor_for, join_url, table_view
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
@@ -33,7 +33,7 @@ HEARTBEAT = 15.0
 SCREENS = ("phone", "tv", "host")
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {
-    "phone": [("felt", "play/table.html", "felt")],
+    "phone": [("felt", "play/table.html", "felt"), ("odds", "play/table.html", "odds")],
     "tv": [
         ("tv_status", "tv/table.html", "tv_status"),
         ("felt", "tv/table.html", "felt"),
@@ -91,10 +91,9 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
     with _lock:
         if key in _html:
             return _html[key]
-        view = ENGINES[table.game].view(table.state, None, time.time())
         context = {
             "table": table,
-            "v": view,
+            "v": table_view(table),
             "stage": service.stage(table.state),
             "nonce": f"v{table.version}",
             "join_url": join_url(table),
@@ -119,16 +118,18 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
     blocks = _shared_blocks(table, screen, locale)
     with _lock:
         if key not in _html:
-            _html[key] = "".join(_event(name, html) for name, html in blocks)
+            # A block with nothing in it for this game (Montones' odds never change) is not sent.
+            _html[key] = "".join(_event(name, html) for name, html in blocks if html.strip())
         return _html[key]
 
 
-def phone_felt(row, oob: bool) -> str:
-    """The phone felt of a table row's version, as the streams push it (rendered once)."""
+def phone_shared(row, block: str, oob: bool) -> str | None:
+    """A block every phone shows alike (the felt, the odds) at a table row's version, as the
+    streams push it (rendered once); None for a block of the phone's own."""
     table = _detached(row)
-    ((_name, html),) = _shared_blocks(table, "phone", str(get_locale()))
-    if oob:
-        return html.replace('<section id="felt"', '<section id="felt" hx-swap-oob="true"', 1)
+    html = dict(_shared_blocks(table, "phone", str(get_locale()))).get(block)
+    if html and oob:
+        return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
     return html
 
 

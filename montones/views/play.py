@@ -27,7 +27,7 @@ from montones.views.common import (
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = "play/table.html"
-REGIONS = ["status", "felt", "bar"]
+REGIONS = ["status", "felt", "odds", "bar"]
 RECALL = 12  # hands a phone can look back on
 
 # The modes of a tap on the felt, per game: which action it is, and whether it needs the stake.
@@ -57,9 +57,9 @@ def _context(table, player, **extra):
     }
 
 
-def _shared_felt(table):
-    """The felt as every phone gets it, from the render the live streams share."""
-    return lambda block, oob: live_views.phone_felt(table, oob) if block == "felt" else None
+def _shared(table):
+    """The felt and the odds as every phone gets them, from the render the streams share."""
+    return lambda block, oob: live_views.phone_shared(table, block, oob)
 
 
 def _seated(code):
@@ -97,7 +97,7 @@ def region(code, region):
         PAGE,
         blocks,
         all_oob=region in ("all", "mine"),
-        prerendered=_shared_felt(table),
+        prerendered=_shared(table),
         **_context(table, player),
     )
 
@@ -158,7 +158,7 @@ def act(code, kind):
         REGIONS,
         status=status,
         all_oob=True,
-        prerendered=_shared_felt(table),
+        prerendered=_shared(table),
         **_context(table, player, notice=notice),
     )
 

@@ -7,7 +7,7 @@ import sys
 def test_importing_montones_rules_loads_neither_flask_nor_sqlalchemy():
     probe = (
         "import sys, montones.rules, montones.rules.scenario, montones.rules.monte, "
-        "montones.rules.montones; "
+        "montones.rules.montones, montones.rules.odds; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('flask', 'sqlalchemy', 'flask_sqlalchemy', 'werkzeug', 'jinja2')))"
     )
