@@ -633,6 +633,10 @@ UNKNOWN_CODE_ROUTES = [
     ("get", "/t/QQQQ/tv/p/all", None),
     ("get", "/t/QQQQ/stream", None),
     ("get", "/t/QQQQ/host", None),
+    ("get", "/t/QQQQ/host/history", None),
+    ("get", "/t/QQQQ/host/export.json", None),
+    ("get", "/t/QQQQ/history", None),
+    ("get", "/t/QQQQ/verify/1", None),
     ("get", "/t/QQQQ/host/claim/secret", None),
     ("post", "/t/QQQQ/host/pause", None),
 ]
