@@ -1,8 +1,11 @@
 """Blueprints by audience: lobby, play (phones), tv, live, host."""
 
+from montones import chart
 from montones.views import host, live, lobby, play, tv
 
 
 def init_app(app):
+    app.jinja_env.globals["between_banks"] = chart.between_banks
+    app.jinja_env.globals["chart_size"] = chart.size
     for module in (lobby, play, tv, live, host):
         app.register_blueprint(module.bp)
