@@ -131,6 +131,38 @@ def ledger_totals(table: GameTable) -> dict[str, int]:
     return {account: int(total) for account, total in rows}
 
 
+def chips_over_night(table: GameTable) -> dict[str, list[int | None]]:
+    """Each seat's chips in hand, as its phone showed them, over the night (from the ledger).
+
+    A point is taken after every version that leaves nothing staked on the table and the
+    players' chips changed since the last point, so a bet is no dip until it is settled; the
+    newest version is always the last point, so the lines end where the standings do. A bank
+    is not its banker's chips in hand: it comes back to the line when the bank closes. ``None``
+    is before a seat joined.
+    """
+    rows = db.session.execute(
+        select(LedgerEntry.version, LedgerEntry.account, LedgerEntry.amount)
+        .where(LedgerEntry.table_id == table.id)
+        .order_by(LedgerEntry.version, LedgerEntry.id)
+    ).all()
+    totals: dict[str, int] = {}
+    points: list[dict[str, int]] = []
+    for i, (version, account, amount) in enumerate(rows):
+        totals[account] = totals.get(account, 0) + amount
+        last = i + 1 == len(rows)
+        if not last and rows[i + 1][0] == version:
+            continue
+        players = {a[7:]: n for a, n in totals.items() if a.startswith("player:")}
+        if (last or not totals.get("stakes")) and (not points or players != points[-1]):
+            points.append(players)
+    seats = sorted({seat for point in points for seat in point}, key=_seat_order)
+    return {seat: [point.get(seat) for point in points] for seat in seats}
+
+
+def _seat_order(seat: str) -> int:
+    return int(seat[1:])
+
+
 def balances(state: dict) -> dict[str, int]:
     """Where every chip of a table is: players, the bank, stakes on the table."""
     accounts = {f"player:{pid}": p["chips"] for pid, p in state["players"].items()}

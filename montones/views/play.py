@@ -9,7 +9,7 @@ import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import gettext as _
 
-from montones import history, service
+from montones import chart, history, security, service
 from montones.views import live as live_views
 from montones.views.common import (
     ENGINES,
@@ -272,3 +272,19 @@ def standings(code):
         rows=ENGINES[table.game].standings(table.state),
         me=player.seat if player else None,
     )
+
+
+@bp.get("/standings.svg")
+def standings_chart(code):
+    """The standings chart, for whoever may see the standings (the page and the TV show it)."""
+    table = service.get_table(code)
+    screen = "tv" if request.args.get("screen") == "tv" else "phone"
+    names = {seat: p["name"] for seat, p in table.state["players"].items()}
+    svg = chart.standings_svg(
+        service.chips_over_night(table), names, screen, _("Chips over the night")
+    )
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Content-Security-Policy"] = security.IMAGE_CSP
+    # The page asks for it with the table's version in the address; the language may change.
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -624,6 +624,7 @@ UNKNOWN_CODE_ROUTES = [
     ("get", "/t/QQQQ/join", None),
     ("get", "/t/QQQQ/rejoin", None),
     ("get", "/t/QQQQ/standings", None),
+    ("get", "/t/QQQQ/standings.svg", None),
     ("get", "/t/QQQQ/qr.svg", None),
     ("get", "/t/QQQQ/p/all", None),
     ("post", "/t/QQQQ/a/bet", None),

@@ -15,6 +15,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
+from xml.etree import ElementTree
 
 import pytest
 from markupsafe import escape
@@ -46,7 +47,7 @@ OWN_TAGS = {
     for tag in re.findall(r"<([a-zA-Z][a-zA-Z0-9]*)", path.read_text())
 }
 OWN_SCRIPT = re.compile(r"/static/js/[\w.-]+\.js")
-OWN_IMG = re.compile(r"/t/[A-Z]{4}/qr\.svg")
+OWN_IMG = re.compile(r"/t/[A-Z]{4}/(?:qr\.svg|standings\.svg\?screen=(?:phone|tv)&v=\d+)")
 
 
 class Audit(HTMLParser):
@@ -184,8 +185,23 @@ class Screens:
         host = self.get((stage, "host"), table.host, f"/t/{code}/host", name)
         assert str(escape(table_name)) in host
         self.get((stage, "standings"), self.visitor, f"/t/{code}/standings", name)
+        self.chart((stage, "standings chart"), f"/t/{code}/standings.svg")
         self.get((stage, "join"), self.visitor, f"/t/{code}/join", table_name)
         self.get((stage, "rejoin"), self.visitor, f"/t/{code}/rejoin", table_name)
+
+    def chart(self, where, url):
+        """The chart is an SVG document: well-formed (a name cannot open a tag), with no script,
+        no event handler and no link."""
+        self.count += 1
+        response = self.visitor.get(url)
+        assert response.status_code == 200, where
+        body = response.get_data(as_text=True)
+        for marker in NEVER:
+            assert marker not in body.lower(), (where, marker)
+        for element in ElementTree.fromstring(body).iter():
+            assert element.tag.rsplit("}", 1)[-1] not in ("script", "foreignObject"), where
+            for name in element.attrib:
+                assert not name.rsplit("}", 1)[-1].startswith(("on", "href")), (where, name)
 
     @property
     def table_name(self) -> str:

@@ -1,0 +1,160 @@
+"""The standings chart: each player's chips over the night, drawn by pygal as a plain SVG.
+
+The SVG is served as an image (``play.standings_chart``), so it carries its own colours and
+type sizes: one look for a phone held in the hand, one for the TV read from the sofa.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+
+import pygal
+from pygal.style import Style
+
+# The seat colours of app.css (.seat-0 … .seat-7): a player's line is the colour of their chips.
+SEAT_COLOURS = (
+    "#c62828",
+    "#1565c0",
+    "#6a1b9a",
+    "#ef6c00",
+    "#00838f",
+    "#ad1457",
+    "#4e342e",
+    "#2e7d32",
+)
+FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
+
+
+@dataclass(frozen=True)
+class Look:
+    """Sizes in the image's own pixels: about what they are on that screen, where it is shown
+    close to its width."""
+
+    width: int
+    plot_height: int  # the legend's rows come on top of this
+    label: int  # the chip counts of the axis
+    legend: int  # the names
+    stroke: int
+    columns: int  # of the legend
+
+
+LOOKS = {
+    "phone": Look(width=360, plot_height=300, label=15, legend=17, stroke=4, columns=2),
+    "tv": Look(width=1100, plot_height=480, label=30, legend=34, stroke=8, columns=3),
+}
+
+
+def seat_colour(seat: str) -> str:
+    return SEAT_COLOURS[int(seat[1:]) % len(SEAT_COLOURS)]
+
+
+def between_banks(state: dict) -> bool:
+    """No bank is running and at least one has: the TV has room for the night so far."""
+    if state["phase"] == "finished":
+        return True
+    if state["game"] == "montones":
+        return state["phase"] == "auction" and state["hands"] > 0
+    return state["phase"] == "bank" and any(state["banks"].values())
+
+
+def size(screen: str, players: int) -> tuple[int, int]:
+    """The image's width and height for ``players`` lines."""
+    look = LOOKS[screen]
+    return look.width, look.plot_height + _legend_height(look, players)
+
+
+def _legend_height(look: Look, players: int) -> int:
+    return round(ceil(max(players, 1) / look.columns) * look.legend * 1.5)
+
+
+def standings_svg(
+    lines: dict[str, list[int | None]], names: dict[str, str], screen: str, title: str
+) -> str:
+    """One line per seat in ``lines``, labelled with the player's name and their chips now;
+    ``title`` names the image (the page around it shows its own heading)."""
+    look = LOOKS[screen]
+    seats = list(lines)
+    width, height = size(screen, len(seats))
+    style = Style(
+        background="#ffffff",
+        plot_background="#ffffff",
+        foreground="#14201a",
+        foreground_strong="#14201a",
+        foreground_subtle="#4d5c54",
+        font_family=FONTS,
+        label_font_size=look.label,
+        major_label_font_size=look.label,
+        legend_font_size=look.legend,
+        guide_stroke_color="#b9c7bf",
+        major_guide_stroke_color="#b9c7bf",
+        opacity="1",
+        stroke_opacity="1",
+        stroke_opacity_hover="1",
+        stroke_width=str(look.stroke),
+        stroke_width_hover=str(look.stroke),
+        transition="0ms",
+        colors=tuple(seat_colour(seat) for seat in seats),
+    )
+    margin = look.label // 2
+    columns = min(look.columns, max(len(seats), 1))
+    # pygal keeps room for len // columns legend rows, one short when the last row is partial.
+    short = len(seats) % columns != 0
+    chart = pygal.Line(
+        style=style,
+        width=width,
+        height=height,
+        # pygal links its tooltip script from a CDN by default, and writes its config in an
+        # inline one: neither is wanted (nor allowed by the CSP).
+        js=[],
+        disable_xml_declaration=True,
+        show_dots=False,
+        show_x_labels=False,
+        show_x_guides=False,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=columns,
+        legend_box_size=look.legend,
+        truncate_legend=-1,
+        stroke_style={"linejoin": "round", "linecap": "round"},
+        margin=margin,
+        margin_bottom=margin + (round(look.legend * 1.5) if short else 0),
+        spacing=margin,
+        min_scale=3,
+        max_scale=6,
+        no_data_text="",
+    )
+    chart.xml_filters.append(lambda root: _plain(root, title))
+    # A legend column: the plot's width (less the axis' labels) shared out, less its colour box;
+    # this sans-serif runs about 0.55 em a character, a little narrower than pygal's guess.
+    column = (width - 2 * margin - 4 * 0.6 * look.label) / columns - look.legend - 10
+    room = int(column / (0.55 * look.legend))
+    for seat in seats:
+        known = [n for n in lines[seat] if n is not None]
+        # One point draws no line: a dot shows it.
+        chart.add(
+            _label(names.get(seat, seat), known[-1] if known else 0, room),
+            lines[seat],
+            show_dots=len(known) < 2,
+            dots_size=look.stroke * 1.5,
+        )
+    return chart.render(is_unicode=True)
+
+
+def _label(name: str, chips: int, room: int) -> str:
+    """The name, cut to leave room for the chips, which are never cut. pygal sets the text
+    5 px from its colour box whatever the size: a no-break space keeps them apart on the TV."""
+    tail = f" · {chips}"
+    keep = max(room - len(tail) - 1, 3)
+    return "\u00a0" + (name if len(name) <= keep else name[: keep - 1] + "…") + tail
+
+
+def _plain(root, title: str):
+    """The SVG without pygal's scripts and comments (links to its site), under our title."""
+    for parent in list(root.iter()):
+        for child in list(parent):
+            tag = child.tag if isinstance(child.tag, str) else "comment"
+            if tag.rsplit("}", 1)[-1] in ("script", "comment"):
+                parent.remove(child)
+            elif parent is root and tag.rsplit("}", 1)[-1] == "title":
+                child.text = title
+    return root
