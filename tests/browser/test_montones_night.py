@@ -99,5 +99,21 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     bank = int(tv.locator(".tv-status__bank strong").inner_text())
     assert sum(chips) + bank == 300
 
+    # Ben looks back at the hand; once the cards are gathered its deck opens, and his own
+    # browser hashes the order and the salt to the seal it showed before the cut.
+    ben.get_by_text("Your last hands").first.click()
+    expect(ben.locator("#recall .recall__hand")).to_have_count(1, timeout=TIMEOUT)
+    expect(ben.locator("#recall")).to_contain_text("Hand 1")
+    ben.locator("#recall").scroll_into_view_if_needed()
+    screenshot(ben, "phone-last-hands")
+    ana.get_by_role("button", name="Gather and deal the next hand").click()
+    expect(tv.locator("#recent li")).to_have_count(1, timeout=TIMEOUT)
+    screenshot(tv, "tv-last-hands")
+    verify = ben.context.new_page()
+    verify.goto(f"{base}/t/{code}/verify/1")
+    expect(verify.locator("body")).to_have_attribute("data-verified", "yes", timeout=TIMEOUT)
+    expect(verify.locator("#verdict")).to_contain_text("It matches")
+    screenshot(verify, "phone-verify")
+
     # The table name is escaped everywhere it appears.
     expect(host_page.locator("h1")).to_contain_text("Friday <b>night</b>")
