@@ -162,11 +162,12 @@ def _locked(code: str):
     try:
         yield table
         live.notify_in_transaction(db.session, table.code, table.version)
+        committed = live.snapshot(table)  # read before the commit expires the row
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    live.publish(table.code, table.version)
+    live.publish(table.code, table.version, committed)
 
 
 def _record(
