@@ -29,6 +29,10 @@ from montones.views.common import ENGINES, actor_for, join_url
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
 HEARTBEAT = 15.0
+# The least time between two updates of one screen. A tap is on every screen at once; a burst of
+# taps (thirty players at the felt) costs each screen one update per gap, of the newest version,
+# rather than one per tap.
+MIN_GAP = 0.05
 SCREENS = ("phone", "tv", "host")
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {
@@ -111,13 +115,17 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
         return blocks
 
 
-def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
-    """The same blocks as SSE events, also built once for every stream."""
+def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
+    """The same blocks as SSE events, built and encoded once for every stream."""
     key = ("events", table.code, table.version, screen, locale)
+    with _lock:
+        found = _html.get(key)
+    if found is not None:
+        return found
     blocks = _shared_blocks(table, screen, locale)
     with _lock:
         if key not in _html:
-            _html[key] = "".join(_event(name, html) for name, html in blocks)
+            _html[key] = "".join(_event(name, html) for name, html in blocks).encode()
         return _html[key]
 
 
@@ -201,24 +209,33 @@ def stream(code):
         yield "retry: 1500\n\n"
         live.publish(code, version)
         last, opened = seen, time.monotonic()
+        sent = opened - MIN_GAP
         while time.monotonic() - opened < max_seconds:
             timeout = HEARTBEAT
             if deadline is not None:
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
             current = live.wait(code, last, timeout)
             if current > last:
+                # A burst of changes: wait out the gap since this screen's last update, then
+                # send the newest version only.
+                gap = sent + MIN_GAP - time.monotonic()
+                if gap > 0:
+                    time.sleep(gap)
+                    current = live.wait(code, current - 1, 0)
                 table = _table(code, current)
                 last = table.version
                 deadline = service.cut_deadline(table.state)
+                sent = time.monotonic()
                 if screen == "host":
                     yield f"event: changed\ndata: {last}\n\n"
                     continue
-                yield _shared_events(table, screen, locale)
+                update = _shared_events(table, screen, locale)
                 if seat is not None:
                     mine = personal_digest(table.state, seat)
                     if mine != digest:
                         digest = mine
-                        yield f"event: mine\ndata: {last}\n\n"
+                        update += f"event: mine\ndata: {last}\n\n".encode()
+                yield update  # one write to the socket
             elif deadline is not None and time.time() >= deadline:
                 service.tick(code)
                 db.session.remove()

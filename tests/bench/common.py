@@ -1,7 +1,7 @@
 """What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
 
 Not a test module: pytest does not collect tests/bench/. Every script starts the real server
-exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, 64 threads)
+exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, its threads)
 on loopback, in a temporary folder, and talks to it only through HTTP, as browsers would.
 """
 
@@ -29,6 +29,8 @@ REPO = TESTS_DIR.parent
 sys.path.insert(0, str(TESTS_DIR))
 
 from liveserver import free_port, start_server  # noqa: E402
+
+from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `montones serve` uses)
 
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -109,8 +111,8 @@ def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[sub
     gunicorn = Path(sys.executable).parent / "gunicorn"
     log = open(folder / f"{app.split(':')[0]}.log", "ab")  # noqa: SIM115 (kept by the process)
     process = subprocess.Popen(
-        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", "64",
-         "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
+        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", str(THREADS),
+         "--keep-alive", str(KEEPALIVE), "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
         stdout=log, stderr=log,
     )  # fmt: skip
     deadline = time.monotonic() + 30

@@ -64,8 +64,8 @@ class Run:
         if self.connected < self.clients:
             print(
                 f"[{self.name}]   {self.clients - self.connected} streams had no answer within "
-                "20 s: the server runs 64 threads and each open stream holds one, so every "
-                "request after the 64th stream waits in gunicorn's queue"
+                f"20 s: the server runs {c.THREADS} threads and each open stream holds one, so "
+                f"every request after the {c.THREADS}th stream waits in gunicorn's queue"
             )
         print(f"[{self.name}] " + c.spread("bet on every screen", self.latencies))
         n = len(self.latencies)
