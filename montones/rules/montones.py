@@ -13,12 +13,12 @@ and comes back, with what it won or less what it lost, at settlement.
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
+from montones.rules.plain import copy_state
 from montones.rules.settlement import VOID, WON, cover
 
 State = dict[str, Any]
@@ -177,7 +177,7 @@ def _action(func):
     """Run an action on a copy of the state and bump the version when it succeeds."""
 
     def run(state: State, *args, **kwargs) -> tuple[State, Events]:
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events: Events = []
         func(new, events, *args, **kwargs)
         new["version"] += 1
