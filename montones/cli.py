@@ -10,6 +10,14 @@ import os
 import socket
 import sys
 
+# Each open live screen holds one worker thread for as long as it is open (a table of forty is
+# forty threads), and the taps and fetches need threads besides; an idle thread costs little.
+THREADS = 256
+# How long an idle kept-alive connection stays open. A phone fetches now and then (after its own
+# taps); with gunicorn's 2 s, its next fetch often met the server closing the connection
+# ("Server disconnected"). Idle connections wait in the poller, not in a thread.
+KEEPALIVE = 75
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
@@ -26,7 +34,7 @@ def main(argv=None):
     serve.add_argument(
         "--threads",
         type=int,
-        default=64,
+        default=THREADS,
         help="worker threads; each open live stream holds one (default: %(default)s)",
     )
     serve.add_argument(
@@ -137,6 +145,7 @@ def _serve(args):
             self.cfg.set("worker_class", "gthread")
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
+            self.cfg.set("keepalive", KEEPALIVE)
 
         def load(self):
             return create_app()

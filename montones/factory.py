@@ -38,6 +38,15 @@ def create_app(test_config=None):
         instance.mkdir(parents=True, exist_ok=True)
         app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'montones.sqlite'}"
 
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # A file on this machine: no connection to go stale (so no ping before each use), and
+        # as many connections as the server has threads, each cheap.
+        options = {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
+        options.pop("pool_pre_ping", None)
+        if app.config["SQLALCHEMY_DATABASE_URI"] not in ("sqlite://", "sqlite:///:memory:"):
+            options.setdefault("pool_size", 32)
+            options.setdefault("max_overflow", 64)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     db.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
     htmx.init_app(app)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from types import SimpleNamespace
 
 from sqlalchemy import text
 
@@ -20,16 +21,48 @@ CHANNEL = "montones"
 
 _changed = threading.Condition()
 _versions: dict[str, int] = {}  # table code -> newest version
+_latest: dict[str, object] = {}  # table code -> the newest committed table, as its writer left it
 _listener: threading.Thread | None = None
 _listener_lock = threading.Lock()
 log = logging.getLogger(__name__)
 
 
-def publish(code: str, version: int) -> None:
+def publish(code: str, version: int, table: object = None) -> None:
+    """Wake every stream waiting on ``code``.
+
+    ``table`` is the committed table itself (see :func:`snapshot`), when the writer is in this
+    process: the streams then show it without reading it back from the database.
+    """
     with _changed:
         if version > _versions.get(code, -1):
             _versions[code] = version
+        if table is not None and version >= getattr(_latest.get(code), "version", -1):
+            _latest[code] = table
         _changed.notify_all()
+
+
+def latest(code: str) -> object | None:
+    """The newest table a writer in this process published, if any (it may be older than the
+    newest version: a writer in another process tells only the version)."""
+    return _latest.get(code)
+
+
+def snapshot(row) -> SimpleNamespace:
+    """What the screens read of a table row, kept after its database session is gone.
+
+    Its ``state`` is shared, never copied: nothing changes a state in place once it is stored
+    (the rules engine works on a copy).
+    """
+    return SimpleNamespace(
+        id=row.id,
+        code=row.code,
+        game=row.game,
+        name=row.name,
+        paused=row.paused,
+        ended_at=row.ended_at,
+        version=row.version,
+        state=row.state,
+    )
 
 
 def wait(code: str, seen: int, timeout: float) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -179,26 +180,41 @@ def balances(state: dict) -> dict[str, int]:
 # --- writing --------------------------------------------------------------------------------
 
 
+# On SQLite the threads of this process take turns at writing here, rather than in SQLite's busy
+# handler, which polls with sleeps of up to 100 ms: under a burst of taps those sleeps, not the
+# work, made the wait. (SQLite runs one worker process; another process, if any, still waits in
+# the busy handler.)
+_sqlite_writer = threading.Lock()
+
+
 @contextmanager
 def _locked(code: str):
     """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
     db.session.rollback()  # end any read transaction this request has open
-    if db.engine.dialect.name == "sqlite":
-        db.session.connection(execution_options={"sqlite_immediate": True})
-    table = db.session.execute(
-        select(GameTable).where(GameTable.code == (code or "").upper()).with_for_update()
-    ).scalar_one_or_none()
-    if table is None:
-        db.session.rollback()
-        raise NotFound("There is no table with that code.")
+    sqlite = db.engine.dialect.name == "sqlite"
+    if sqlite:
+        _sqlite_writer.acquire()
     try:
-        yield table
-        live.notify_in_transaction(db.session, table.code, table.version)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    live.publish(table.code, table.version)
+        if sqlite:
+            db.session.connection(execution_options={"sqlite_immediate": True})
+        table = db.session.execute(
+            select(GameTable).where(GameTable.code == (code or "").upper()).with_for_update()
+        ).scalar_one_or_none()
+        if table is None:
+            db.session.rollback()
+            raise NotFound("There is no table with that code.")
+        try:
+            yield table
+            live.notify_in_transaction(db.session, table.code, table.version)
+            committed = live.snapshot(table)
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
+    finally:
+        if sqlite:
+            _sqlite_writer.release()
+    live.publish(committed.code, committed.version, committed)
 
 
 def _record(

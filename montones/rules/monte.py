@@ -7,13 +7,13 @@ list of codes, top card first: layouts come from both ends, the gate from the bo
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
 from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
+from montones.rules.plain import copy_state
 from montones.rules.settlement import cover
 
 State = dict[str, Any]
@@ -220,7 +220,7 @@ def new_table(settings: dict | None = None) -> State:
 
 def _action(func):
     def run(state: State, *args, **kwargs) -> tuple[State, Events]:
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events: Events = []
         func(new, events, *args, **kwargs)
         new["version"] += 1

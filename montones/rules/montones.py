@@ -13,13 +13,13 @@ and comes back, with what it won or less what it lost, at settlement.
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
+from montones.rules.plain import copy_state
 from montones.rules.settlement import VOID, WON, cover
 
 State = dict[str, Any]
@@ -178,7 +178,7 @@ def _action(func):
     """Run an action on a copy of the state and bump the version when it succeeds."""
 
     def run(state: State, *args, **kwargs) -> tuple[State, Events]:
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events: Events = []
         func(new, events, *args, **kwargs)
         new["version"] += 1
@@ -937,6 +937,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                     "card": card,
                     "is_bank_heap": number == hand["bank_heap"],
                     "bets": bets,
+                    "stacks": bets if result else stacks(bets),
                     "money": sum(b["amount"] or 0 for b in bets),
                     "wins": None
                     if not result or number == hand["bank_heap"]
@@ -947,6 +948,10 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                 }
             )
 
+    staked: dict[str, int] = {}
+    if hand and phase == BETTING:
+        for b in hand["bets"]:
+            staked[b["player"]] = staked.get(b["player"], 0) + (b["amount"] or 0)
     players = [
         {
             "id": pid,
@@ -957,9 +962,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             "is_cutter": hand is not None and phase == CUT and pid == hand["cutter"],
             "offer": state["auction"]["offers"].get(pid),
             "passed": pid in state["auction"]["passed"],
-            "staked": sum(b["amount"] or 0 for b in hand["bets"] if b["player"] == pid)
-            if hand and phase == BETTING
-            else 0,
+            "staked": staked.get(pid, 0),
         }
         for pid, p in state["players"].items()
         if not p.get("left")
@@ -1078,6 +1081,26 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
             "heaps": hand["heaps"],
         },
     }
+
+
+def stacks(bets: list[dict]) -> list[dict]:
+    """A heap's open bets as the felt shows them: one pile per player and kind of bet.
+
+    A pile holds the sum of its bets (``amount``; ``None`` for the whole bank), their ``count``
+    and, as its ``id``, its newest bet: the one a withdraw takes back. Piles keep the order of
+    their first bet, so a new chip on a pile does not move it.
+    """
+    piles: dict[tuple[str, str], dict] = {}
+    for b in bets:
+        pile = piles.get((b["player"], b["kind"]))
+        if pile is None:
+            piles[(b["player"], b["kind"])] = {**b, "count": 1}
+        else:
+            pile["id"] = b["id"]
+            pile["count"] += 1
+            if pile["amount"] is not None and b["amount"] is not None:
+                pile["amount"] += b["amount"]
+    return list(piles.values())
 
 
 def can_keep_heaps(hand: dict) -> bool:

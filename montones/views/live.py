@@ -30,6 +30,10 @@ from montones.views.common import actor_for, join_url, table_view
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
 HEARTBEAT = 15.0
+# The least time between two updates of one screen. A tap is on every screen at once; a burst of
+# taps (thirty players at the felt) costs each screen one update per gap, of the newest version,
+# rather than one per tap.
+MIN_GAP = 0.05
 SCREENS = ("phone", "tv", "host")
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {
@@ -43,39 +47,47 @@ SHARED = {
 }
 
 _lock = threading.Lock()
+_loading: dict[str, threading.Lock] = {}  # code -> held by the one stream reading the table
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
 _html: OrderedDict[tuple, list] = OrderedDict()  # (code, version, screen, locale) -> blocks
 _HTML_KEPT = 512
 
+_detached = live.snapshot
 
-def _detached(row) -> SimpleNamespace:
-    """What the templates read of a table row, kept after its database session is gone."""
-    return SimpleNamespace(
-        id=row.id,
-        code=row.code,
-        game=row.game,
-        name=row.name,
-        paused=row.paused,
-        ended_at=row.ended_at,
-        version=row.version,
-        state=row.state,
-    )
+
+def _known(code: str, at_least: int) -> SimpleNamespace | None:
+    """The newest table this process holds, if it is at ``at_least`` or newer."""
+    published = live.latest(code)
+    with _lock:
+        known = _tables.get(code)
+        if published is not None and (known is None or published.version > known.version):
+            known = _tables[code] = published
+    return known if known is not None and known.version >= at_least else None
 
 
 def _table(code: str, at_least: int) -> SimpleNamespace:
-    """The table at ``at_least`` or newer, read from the database once for all streams."""
-    with _lock:
-        known = _tables.get(code)
-    if known is not None and known.version >= at_least:
+    """The table at ``at_least`` or newer, for every stream at once.
+
+    A writer in this process hands its committed table to the broker, so the streams it wakes
+    read nothing; otherwise (a writer in another process) one stream reads the row and the
+    others wait for it, rather than forty streams reading the same row at the same moment.
+    """
+    known = _known(code, at_least)
+    if known is not None:
         return known
-    row = service.get_table(code)
-    fresh = _detached(row)
-    db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
     with _lock:
-        known = _tables.get(code)
-        if known is None or fresh.version > known.version:
-            _tables[code] = fresh
-        return _tables[code]
+        loading = _loading.setdefault(code, threading.Lock())
+    with loading:
+        known = _known(code, at_least)
+        if known is not None:
+            return known
+        fresh = _detached(service.get_table(code))
+        db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
+        with _lock:
+            known = _tables.get(code)
+            if known is None or fresh.version > known.version:
+                _tables[code] = fresh
+            return _tables[code]
 
 
 def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tuple[str, str]]:
@@ -112,14 +124,20 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
         return blocks
 
 
-def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> str:
-    """The same blocks as SSE events, also built once for every stream."""
+def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
+    """The same blocks as SSE events, built and encoded once for every stream."""
     key = ("events", table.code, table.version, screen, locale)
+    with _lock:
+        found = _html.get(key)
+    if found is not None:
+        return found
     blocks = _shared_blocks(table, screen, locale)
     with _lock:
         if key not in _html:
             # A block with nothing in it for this game (Montones' odds never change) is not sent.
-            _html[key] = "".join(_event(name, html) for name, html in blocks if html.strip())
+            _html[key] = "".join(
+                _event(name, html) for name, html in blocks if html.strip()
+            ).encode()
         return _html[key]
 
 
@@ -144,9 +162,26 @@ def personal_digest(state: dict, seat: str | None) -> str:
     When it changes, the phone fetches them again. The other players and their bets are left
     out: a bet placed by someone else changes the felt, pushed to everyone, not my chips or my
     choices (in Monte the room left under the bank does change, and so every phone's stakes).
-    Read off the state directly: forty phones cost forty small scans, not forty views.
+    Read off the state directly; what is the same for every seat is written once per state.
     """
     hand = state.get("hand") or state.get("coup") or {}
+    mine = [b for b in hand.get("bets", []) if b["player"] == seat]
+    me = json.dumps([state["players"].get(seat), mine], sort_keys=True, default=str)
+    return f"{_common_digest(state, hand)}\n{me}"
+
+
+_common: OrderedDict[int, tuple[dict, str]] = OrderedDict()  # id(state) -> (state, digest)
+
+
+def _common_digest(state: dict, hand: dict) -> str:
+    """The part of every seat's digest that does not depend on the seat, once per state.
+
+    Keyed by the state object (kept alive in the entry, so its id is not reused): a stored
+    state is never changed in place.
+    """
+    found = _common.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1]
     bets = hand.get("bets", [])
     parts = {
         "table": {
@@ -154,13 +189,16 @@ def personal_digest(state: dict, seat: str | None) -> str:
             for k, v in state.items()
             if k not in ("players", "hand", "coup", "last_coup", "deck", "discards", "version")
         },
-        "me": state["players"].get(seat),
-        "mine": [b for b in bets if b["player"] == seat],
         "hand": {k: v for k, v in hand.items() if k not in ("bets", "next_bet", "deck", "heaps")},
         "heaps": [len(h) for h in hand.get("heaps", [])],
         "on_table": sum(b["amount"] or 0 for b in bets) if state["game"] == "monte" else None,
     }
-    return json.dumps(parts, sort_keys=True, default=str)
+    digest = json.dumps(parts, sort_keys=True, default=str)
+    with _lock:
+        _common[id(state)] = (state, digest)
+        while len(_common) > 64:
+            _common.popitem(last=False)
+    return digest
 
 
 @bp.get("/stream")
@@ -184,24 +222,33 @@ def stream(code):
         yield "retry: 1500\n\n"
         live.publish(code, version)
         last, opened = seen, time.monotonic()
+        sent = opened - MIN_GAP
         while time.monotonic() - opened < max_seconds:
             timeout = HEARTBEAT
             if deadline is not None:
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
             current = live.wait(code, last, timeout)
             if current > last:
+                # A burst of changes: wait out the gap since this screen's last update, then
+                # send the newest version only.
+                gap = sent + MIN_GAP - time.monotonic()
+                if gap > 0:
+                    time.sleep(gap)
+                    current = live.wait(code, current - 1, 0)
                 table = _table(code, current)
                 last = table.version
                 deadline = service.cut_deadline(table.state)
+                sent = time.monotonic()
                 if screen == "host":
                     yield f"event: changed\ndata: {last}\n\n"
                     continue
-                yield _shared_events(table, screen, locale)
+                update = _shared_events(table, screen, locale)
                 if seat is not None:
                     mine = personal_digest(table.state, seat)
                     if mine != digest:
                         digest = mine
-                        yield f"event: mine\ndata: {last}\n\n"
+                        update += f"event: mine\ndata: {last}\n\n".encode()
+                yield update  # one write to the socket
             elif deadline is not None and time.time() >= deadline:
                 service.tick(code)
                 db.session.remove()

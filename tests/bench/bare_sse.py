@@ -2,7 +2,7 @@
 
 Run under the same gunicorn settings as ``montones serve``::
 
-    gunicorn -w 1 -k gthread --threads 64 -b 127.0.0.1:PORT --chdir tests/bench bare_sse:app
+    gunicorn -w 1 -k gthread --threads 256 --keep-alive 75 -b 127.0.0.1:PORT --chdir tests/bench bare_sse:app
 
 GET /stream holds one thread per client, as the real stream does, and sends each published
 message; POST /publish makes a new small HTML fragment and wakes every stream through one

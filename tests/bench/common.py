@@ -1,7 +1,7 @@
 """What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
 
 Not a test module: pytest does not collect tests/bench/. Every script starts the real server
-exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, 64 threads)
+exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, its threads)
 on loopback, in a temporary folder, and talks to it only through HTTP, as browsers would.
 """
 
@@ -30,11 +30,17 @@ sys.path.insert(0, str(TESTS_DIR))
 
 from liveserver import free_port, start_server  # noqa: E402
 
+from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `montones serve` uses)
+
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
-CHIP = '<li class="chip '
+# A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
+PILE_RE = re.compile(
+    r'<li class="chip [^"]*" data-player="([^"]+)"[^>]*>\s*<span class="chip__name">[^<]*</span>'
+    r'\s*<span class="chip__amount">(\d+)</span>'
+)
 # The phone's tap form on a heap, and the withdraw form on one of its own chips (_felt.html).
 TAP_RE = re.compile(
     r'name="heap" value="(\d+)">\s*<input type="hidden" name="stage" value="([^"]*)">'
@@ -105,8 +111,8 @@ def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[sub
     gunicorn = Path(sys.executable).parent / "gunicorn"
     log = open(folder / f"{app.split(':')[0]}.log", "ab")  # noqa: SIM115 (kept by the process)
     process = subprocess.Popen(
-        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", "64",
-         "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
+        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", str(THREADS),
+         "--keep-alive", str(KEEPALIVE), "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
         stdout=log, stderr=log,
     )  # fmt: skip
     deadline = time.monotonic() + 30
@@ -308,14 +314,27 @@ def own_bets(html: str, seat: str | None) -> list[tuple[int, str]]:
     return [(int(b), n) for player, b, n in found if player == seat]
 
 
-def felt_chips(html: str, region: str | None = None) -> int | None:
-    """Chips on the felt in a piece of HTML; None when it holds no felt."""
+def felt_stakes(html: str, region: str | None = None) -> int | None:
+    """The chips staked on the felt in a piece of HTML (the sum of the amounts its chips show);
+    None when it holds no felt.
+
+    The felt shows one pile per player and kind of bet, with the sum of its bets: a bet of 1
+    placed on top of others shows as the total growing by 1, not as one more chip.
+    """
+    return None if (piles := felt_piles(html, region)) is None else sum(piles.values())
+
+
+def felt_piles(html: str, region: str | None = None) -> dict[str, int] | None:
+    """Player -> chips shown on the felt for them, summed over their piles; None if no felt."""
     felt = FELT_RE.search(html)
     if felt:
-        return felt.group(0).count(CHIP)
-    if region == "felt":  # a pushed event whose data is the felt's inner HTML
-        return html.count(CHIP)
-    return None
+        html = felt.group(0)
+    elif region != "felt":  # not a pushed event whose data is the felt itself
+        return None
+    piles: dict[str, int] = {}
+    for player, amount in PILE_RE.findall(html):
+        piles[player] = piles.get(player, 0) + int(amount)
+    return piles
 
 
 # --- screens -----------------------------------------------------------------------------------
@@ -371,7 +390,7 @@ class Screen:
         partial: str | None = None,
         params: dict | None = None,
         token: str | None = None,
-        counter=felt_chips,
+        counter=felt_stakes,
     ):
         self.name = name
         self.http = http

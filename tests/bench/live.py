@@ -6,7 +6,9 @@ does on an event (fetch its ``all`` partial on ``changed``, with the phone's #in
 swap the HTML an event carries). The punters, in turn, place 200 bets of 1 chip on heap 1 one at
 a time, through the phone's tap form (a separate client with the punter's cookies; that phone also
 swaps the POST's answer, as the page does). A bet's latency is from just before its POST until
-the last screen holds HTML whose felt has the new chip. Baseline, in the same run: bare_sse.py (a
+the last screen holds HTML whose felt has the new chip: the felt shows one pile per player (the
+sum of their bets), so a screen shows bet k when the stakes its felt shows add up to k. At the
+end, every screen's felt must show each player's pile as the stored state has it. Baseline, in the same run: bare_sse.py (a
 bare SSE broadcast) under the same gunicorn settings, the same number of clients, 200 publishes.
 
 Last line: ``live: clients=N p50_ms=... p95_ms=... baseline_p95_ms=... ratio_p95=...``
@@ -62,8 +64,8 @@ class Run:
         if self.connected < self.clients:
             print(
                 f"[{self.name}]   {self.clients - self.connected} streams had no answer within "
-                "20 s: the server runs 64 threads and each open stream holds one, so every "
-                "request after the 64th stream waits in gunicorn's queue"
+                f"20 s: the server runs {c.THREADS} threads and each open stream holds one, so "
+                f"every request after the {c.THREADS}th stream waits in gunicorn's queue"
             )
         print(f"[{self.name}] " + c.spread("bet on every screen", self.latencies))
         n = len(self.latencies)
@@ -190,6 +192,16 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
         run.screen_errors = c.first_errors(screens)
         state = c.read_state(db, code)
         print(f"[app] table {code}: {len(state['players'])} players, version {state['version']}")
+        stored: dict[str, int] = {}
+        for b in state["hand"]["bets"]:
+            stored[b["player"]] = stored.get(b["player"], 0) + (b["amount"] or 0)
+        wrong = [s.name for s in screens if c.felt_piles(s.held, "felt") != stored]
+        print(
+            f"[app] at the end, {len(screens) - len(wrong)} of {len(screens)} screens show every "
+            f"player's stake as stored ({sum(stored.values())} chips in {len(stored)} piles)"
+        )
+        if wrong:
+            run.failures.append(f"{len(wrong)} screens do not show the stored stakes: {wrong[:5]}")
     finally:
         if spy is not None:
             try:

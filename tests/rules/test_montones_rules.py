@@ -658,3 +658,23 @@ def test_a_punter_without_chips_for_the_minimum_is_not_offered_a_bet():
     t.state["players"]["eva"]["chips"] = 4  # fewer than the minimum
     assert "bet" in montones.view(t.state, "ben", NOW)["me"]["can"]
     assert "bet" not in montones.view(t.state, "eva", NOW)["me"]["can"]
+
+
+def test_the_view_piles_a_players_bets_of_one_kind_on_a_heap_and_withdraw_takes_the_newest():
+    t = Table()
+    t.deal("5o", "3c", "2e")
+    t.do(montones.bet, "ana", 1, 5)
+    t.do(montones.bet, "eva", 1, 2)
+    t.do(montones.bet, "ana", 1, 3)
+    t.do(montones.bet_against, "ana", 1, 4)
+    heap = montones.view(t.state)["heaps"][0]
+    assert len(heap["bets"]) == 4
+    piles = [(s["player"], s["kind"], s["amount"], s["count"]) for s in heap["stacks"]]
+    assert piles == [("ana", "heap", 8, 2), ("eva", "heap", 2, 1), ("ana", "against", 4, 1)]
+    newest = heap["stacks"][0]["id"]
+    assert newest == max(
+        b["id"] for b in heap["bets"] if b["kind"] == "heap" and b["player"] == "ana"
+    )
+    t.do(montones.withdraw, "ana", newest)
+    assert montones.view(t.state)["heaps"][0]["stacks"][0]["amount"] == 5
+    assert t.chips("ana") == 100 - 5 - 4
