@@ -48,12 +48,17 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
     while time.monotonic() < deadline:
         if process.poll() is not None:
             break
+        # Up means answering, not only listening: gunicorn's master accepts connections
+        # while its worker is still importing the app.
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                process.port = port
-                return process
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+                conn.sendall(b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                if b" 200 " in conn.recv(16):
+                    process.port = port
+                    return process
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}")
 
