@@ -53,24 +53,54 @@
   document.addEventListener("htmx:afterSettle", markMine);
   document.addEventListener("htmx:oobAfterSwap", markMine);
 
-  // A live update re-renders the bar while I may be choosing a stake: the choice on my screen
-  // wins over the one the request carried when it left, if the new bar still offers it.
-  var chosen = null;
-  document.addEventListener("htmx:oobBeforeSwap", function () {
-    var intent = document.getElementById("intent");
-    if (!intent) { chosen = null; return; }
-    var radio = intent.querySelector('input[name="amount"]:checked');
-    var custom = intent.querySelector('input[name="custom"]');
-    chosen = { amount: radio ? radio.value : null, custom: custom ? custom.value : "" };
+  // A live update (someone joins, someone bets) re-renders my regions while I may be typing an
+  // offer or choosing a stake: what I changed on screen and have not sent yet wins over the new
+  // markup, wherever the same form still has the same field. Untouched fields take the server's.
+  function fieldKey(input) {
+    var form = input.form;
+    return (form ? (form.id || form.getAttribute("action") || "") : "") + "|" + input.name;
+  }
+  function changedFields(root) {
+    var changed = [];
+    root.querySelectorAll("input[name]").forEach(function (input) {
+      if (input.type === "hidden") { return; }
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (input.checked && !input.defaultChecked) {
+          changed.push({ key: fieldKey(input), radio: input.value });
+        }
+      } else if (input.value !== input.defaultValue) {
+        changed.push({ key: fieldKey(input), value: input.value });
+      }
+    });
+    var focused = document.activeElement;
+    var focus = focused && focused.name && root.contains(focused) ? fieldKey(focused) : null;
+    return { fields: changed, focus: focus };
+  }
+  function restoreFields(root, kept) {
+    var inputs = Array.prototype.slice.call(root.querySelectorAll("input[name]"));
+    kept.fields.forEach(function (field) {
+      inputs.forEach(function (input) {
+        if (fieldKey(input) !== field.key) { return; }
+        if (!("radio" in field)) { input.value = field.value; }
+        else if (input.value === field.radio) { input.checked = true; }
+      });
+    });
+    if (kept.focus) {
+      var again = inputs.filter(function (input) { return fieldKey(input) === kept.focus; })[0];
+      if (again) { again.focus(); }
+    }
+  }
+  var kept = {};
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id) { kept[target.id] = changedFields(target); }
   });
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    var intent = document.getElementById("intent");
-    if (!intent || !chosen) { return; }
-    var radio = chosen.amount === null ? null
-      : intent.querySelector('input[name="amount"][value="' + chosen.amount + '"]');
-    if (radio) { radio.checked = true; }
-    var custom = intent.querySelector('input[name="custom"]');
-    if (custom) { custom.value = chosen.custom; }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    var id = target && target.id;
+    var now = id && document.getElementById(id);
+    if (now && kept[id]) { restoreFields(now, kept[id]); }
+    delete kept[id];
   });
 
   var lastResult = null;

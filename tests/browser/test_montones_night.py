@@ -117,3 +117,17 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
 
     # The table name is escaped everywhere it appears.
     expect(host_page.locator("h1")).to_contain_text("Friday <b>night</b>")
+
+
+def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
+    """Someone sits down while Ana types her offer: her phone redraws its bar, her 30 stays."""
+    base, _process, _folder, _port = server
+    _host, _host_page, code = create_table(chromium, base)
+    join_url = f"{base}/t/{code}/join"
+    ana = join(chromium, join_url, "Ana")
+    ana.get_by_label("Offer for the bank").fill("30")
+    with ana.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
+        join(chromium, join_url, "Ben")  # the table's seats change: every phone refetches its bar
+    ana.wait_for_timeout(300)  # let the swap settle
+    expect(ana.get_by_label("Offer for the bank")).to_have_value("30")
+    expect(ana.get_by_label("Offer for the bank")).to_be_focused()

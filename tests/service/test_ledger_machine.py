@@ -18,7 +18,8 @@ version did not move did not change at all.
 
 The app (one per database) lives for the module and each example plays fresh tables on it. The
 rules engines' shuffles, cuts and lots are seeded from the example, so an example replays.
-``LEDGER_EXAMPLES`` sets the number of examples (200 under ``CI=true``, 25 otherwise); ``-s``
+``LEDGER_EXAMPLES`` sets the number of examples per database (200 under ``CI=true``, 25
+otherwise; run in two halves of distinct examples); ``-s``
 prints which steps ran how often and how far the games got.
 """
 
@@ -932,11 +933,20 @@ def shared_app(request, tmp_path_factory):
         db.engine.dispose()
 
 
-def test_the_ledger_balances_after_every_step(shared_app):
+# The examples of each database run in two halves, each with its own random examples, so the
+# two test processes share the work (pyproject: pytest -n 2) instead of one waiting on the other.
+PARTS = 2
+
+
+@pytest.mark.parametrize("part", range(1, PARTS + 1))
+def test_the_ledger_balances_after_every_step(shared_app, part):
     STATS.clear()
     started = time.perf_counter()
+    total = LedgerMachine.TestCase.settings.max_examples
+    share = total // PARTS + (1 if part <= total % PARTS else 0)
     run_state_machine_as_test(
-        lambda: LedgerMachine(shared_app), settings=LedgerMachine.TestCase.settings
+        lambda: LedgerMachine(shared_app),
+        settings=settings(LedgerMachine.TestCase.settings, max_examples=share),
     )
     elapsed = time.perf_counter() - started
     steps = sum(n for label, n in STATS.items() if label.startswith("rule: "))
