@@ -100,7 +100,6 @@ def for_seat(entry: dict, seat: str) -> dict:
         "before": entry["players"].get(seat),
         "after": result["players"].get(seat),
         "is_banker": entry["meta"]["banker"] == seat,
-        "net": sum(line.get("net", 0) for line in mine),
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from montones.rules import record
 from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -715,15 +716,7 @@ def coup_record(before: State, after: State) -> dict[str, Any]:
     banker = before["banker"]
     size = len(coup["top"])
     standing = coup["top"] + before["deck"] + coup["bottom"][::-1]
-    stakes: dict[str, int] = {}
-    for placed in coup["bets"]:
-        stakes[placed["player"]] = stakes.get(placed["player"], 0) + placed["amount"]
-    seats = [
-        pid
-        for pid, p in before["players"].items()
-        if pid != banker and (not p.get("left") or pid in stakes)
-    ]
-    index = {placed["id"]: i for i, placed in enumerate(coup["bets"])}
+    chips_before, chips_after = record.punters_chips(before, after, banker, coup["bets"])
     settings = before["settings"]
     shuffle = before["shuffle"]
     return {
@@ -731,7 +724,7 @@ def coup_record(before: State, after: State) -> dict[str, Any]:
         "options": {"two_card": settings["two_card"], "generous": settings["generous"]},
         "bank": before["bank"],
         "limits": {"min": settings["min_bet"], "max": settings["max_bet"]},
-        "players": {pid: before["players"][pid]["chips"] + stakes.get(pid, 0) for pid in seats},
+        "players": chips_before,
         "deck": standing[:size] + before["discards"] + standing[size:],
         "coups": [
             {
@@ -743,17 +736,14 @@ def coup_record(before: State, after: State) -> dict[str, Any]:
         ],
         "result": {
             "bank": result["bank"],
-            "players": {pid: after["players"][pid]["chips"] for pid in seats},
+            "players": chips_after,
             "coups": [
                 {
                     "bottom": coup["bottom"],
                     "top": coup["top"],
                     "gate": coup["gate"],
                     "winning": result["winning"],
-                    "settled": [
-                        {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]}
-                        for line in result["settled"]
-                    ],
+                    "settled": record.settled(result["settled"], coup["bets"]),
                 }
             ],
         },

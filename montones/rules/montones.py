@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from montones.rules import record
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -1029,15 +1030,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     hand = after["hand"]
     result = hand["result"]
     banker = before["bank"]["banker"]
-    stakes: dict[str, int] = {}
-    for placed in hand["bets"]:
-        stakes[placed["player"]] = stakes.get(placed["player"], 0) + (placed["amount"] or 0)
-    seats = [
-        pid
-        for pid, p in before["players"].items()
-        if pid != banker and (not p.get("left") or pid in stakes)
-    ]
-    index = {placed["id"]: i for i, placed in enumerate(hand["bets"])}
+    chips_before, chips_after = record.punters_chips(before, after, banker, hand["bets"])
     bets = []
     for placed in hand["bets"]:
         if placed["kind"] == "whole_bank":
@@ -1051,18 +1044,15 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     return {
         "game": "montones",
         "bank": result["bank_before"],
-        "players": {pid: before["players"][pid]["chips"] + stakes.get(pid, 0) for pid in seats},
+        "players": chips_before,
         "heaps": result["cards"],
         "bank_heap": hand["bank_heap"],
         "bets": bets,
         "result": {
             "bank_card": result["bank_card"],
             "bank": result["bank"],
-            "players": {pid: after["players"][pid]["chips"] for pid in seats},
-            "settled": [
-                {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]}
-                for line in result["settled"]
-            ],
+            "players": chips_after,
+            "settled": record.settled(result["settled"], hand["bets"]),
         },
         "meta": {
             "hand": hand["number"],

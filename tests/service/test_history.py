@@ -17,16 +17,23 @@ HOST = Actor(is_host=True)
 _rng = secrets.SystemRandom()
 
 
+def banked():
+    """A Montones table where Ana, Ben and Eva sit and Ana holds a bank of 100 (call it inside an
+    app context); returns its code, the seats and the three players."""
+    table, _secret = service.create_table("montones", "Night", 200, {})
+    code = table.code
+    seats = {n: service.join(code, n)[0].seat for n in ("Ana", "Ben", "Eva")}
+    ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
+    service.act(code, ana, "offer", {"amount": 100})
+    service.act(code, ben, "pass", {})
+    service.act(code, eva, "pass", {})
+    return code, seats, (ana, ben, eva)
+
+
 def montones_night(app, hands=6):
     """Three players; Ana banks; Ben and Eva bet at random; after a Rey the heaps are kept."""
     with app.app_context():
-        table, _secret = service.create_table("montones", "Night", 200, {})
-        code = table.code
-        seats = {n: service.join(code, n)[0].seat for n in ("Ana", "Ben", "Eva")}
-        ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
-        service.act(code, ana, "offer", {"amount": 100})
-        service.act(code, ben, "pass", {})
-        service.act(code, eva, "pass", {})
+        code, seats, (ana, ben, eva) = banked()
         for _ in range(hands):
             state = service.get_table(code).state
             if state["phase"] == "cut":
@@ -145,13 +152,7 @@ def test_verify_fails_when_a_deck_is_not_the_committed_one(app, tmp_path, capsys
 
 def test_the_deck_in_play_stays_secret_in_history_and_export(app):
     with app.app_context():
-        table, _secret = service.create_table("montones", "Night", 200, {})
-        code = table.code
-        seats = {n: service.join(code, n)[0].seat for n in ("Ana", "Ben", "Eva")}
-        ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
-        service.act(code, ana, "offer", {"amount": 100})
-        service.act(code, ben, "pass", {})
-        service.act(code, eva, "pass", {})
+        code, seats, (ana, ben, eva) = banked()
         service.act(code, ben, "cut", {"position": 5})
         service.act(code, ana, "heaps", {"count": 4})
         service.act(code, ben, "bet", {"heap": 1, "amount": 5})

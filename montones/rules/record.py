@@ -1,0 +1,30 @@
+"""What both games' hand records (``hand_record``, ``coup_record``) write the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def punters_chips(
+    before: dict, after: dict, banker: str, bets: list[dict]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Each punter's chips before the hand, its stakes counted in (as SCENARIOS.md has them),
+    and after it: every seated player but the banker, and anyone who left with a bet down."""
+    stakes: dict[str, int] = {}
+    for placed in bets:
+        stakes[placed["player"]] = stakes.get(placed["player"], 0) + (placed["amount"] or 0)
+    seats = [
+        pid
+        for pid, p in before["players"].items()
+        if pid != banker and (not p.get("left") or pid in stakes)
+    ]
+    chips_before = {pid: before["players"][pid]["chips"] + stakes.get(pid, 0) for pid in seats}
+    return chips_before, {pid: after["players"][pid]["chips"] for pid in seats}
+
+
+def settled(lines: list[dict], bets: list[dict]) -> list[dict[str, Any]]:
+    """Settled lines as a scenario result has them: ``bet`` is the index in ``bets``, not its id."""
+    index = {placed["id"]: i for i, placed in enumerate(bets)}
+    return [
+        {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]} for line in lines
+    ]
