@@ -40,10 +40,12 @@ def montones_night(app, hands=6):
                 cutter = Actor(seat=state["hand"]["cutter"])
                 service.act(code, cutter, "cut", {"position": _rng.randint(1, 39)})
                 service.act(code, ana, "heaps", {"count": _rng.randint(3, 6)})
-            heaps = len(service.get_table(code).state["hand"]["heaps"])
-            service.act(code, ben, "bet", {"heap": 1, "amount": _rng.randint(1, 20)})
-            service.act(code, eva, "against", {"heap": 2, "amount": _rng.randint(1, 20)})
-            service.act(code, eva, "bet", {"heap": heaps - 1, "amount": _rng.randint(1, 20)})
+            state = service.get_table(code).state
+            heaps = len(state["hand"]["heaps"])
+            most = min(20, state["bank"]["amount"])  # no single bet may be over the bank
+            service.act(code, ben, "bet", {"heap": 1, "amount": _rng.randint(1, most)})
+            service.act(code, eva, "against", {"heap": 2, "amount": _rng.randint(1, most)})
+            service.act(code, eva, "bet", {"heap": heaps - 1, "amount": _rng.randint(1, most)})
             service.act(code, ben, "choose", {"heap": heaps})
             table = service.act(code, ana, "close", {})
             state = table.state
@@ -72,8 +74,12 @@ def monte_night(app):
             elif state["phase"] == "cut":
                 service.act(code, Actor(seat=state["cutter"]), "cut", {"position": 13})
             elif state["phase"] == "betting":
-                service.act(code, punter, "bet", {"layout": "top", "amount": _rng.randint(1, 5)})
-                service.act(code, punter, "bet", {"layout": "bottom", "amount": 2})
+                top = _rng.randint(
+                    1, min(5, state["bank"])
+                )  # the bets together stay within the bank
+                service.act(code, punter, "bet", {"layout": "top", "amount": top})
+                if state["bank"] - top >= 2:
+                    service.act(code, punter, "bet", {"layout": "bottom", "amount": 2})
                 service.act(code, banker, "gate", {})
             else:
                 service.act(code, banker, "next", {})
