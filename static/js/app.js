@@ -103,6 +103,46 @@
     delete kept[id];
   });
 
+  // My own regions (#status, the bar) come back in the answer to my own tap. The stream's "mine"
+  // carries a fingerprint of what they are drawn from, and #status the one it was drawn from:
+  // they are not fetched when the two agree. While a tap of mine is in flight, a "mine" waits
+  // for its answer, and is fetched after it only if the answer does not show it.
+  function shownTag() {
+    var status = document.getElementById("status");
+    return status ? status.dataset.mine : null;
+  }
+  var acting = 0, awaited = null, fallback = null;
+  function isAction(event) {
+    var config = event.detail.requestConfig;
+    return !!config && config.verb === "post";
+  }
+  function fetchAwaited() {
+    clearTimeout(fallback);
+    fallback = null;
+    if (awaited !== null && awaited !== shownTag()) { resync(); }
+    awaited = null;
+  }
+  document.addEventListener("htmx:confirm", function (event) {
+    var trigger = event.detail.triggeringEvent;
+    if (!trigger || trigger.type !== "sse:mine") { return; }
+    var tag = trigger.detail && trigger.detail.data;
+    if (tag && tag === shownTag()) { event.preventDefault(); return; }
+    if (acting > 0) {
+      event.preventDefault();
+      awaited = tag;
+      // Never wait long on an answer: a tap whose answer is lost still leaves me up to date.
+      if (fallback === null) { fallback = setTimeout(fetchAwaited, 3000); }
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isAction(event)) { acting += 1; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isAction(event)) { return; }
+    acting = Math.max(0, acting - 1);
+    if (acting === 0 && awaited !== null) { fetchAwaited(); }
+  });
+
   var lastResult = null;
   document.addEventListener("htmx:afterSettle", function () {
     var el = document.querySelector("[data-result]");

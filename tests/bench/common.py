@@ -35,6 +35,7 @@ from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `monton
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
+STATUS_TAG_RE = re.compile(r'<section id="status"[^>]*\sdata-mine="([^"]*)"')  # see app.js
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
@@ -326,11 +327,11 @@ def felt_stakes(html: str, region: str | None = None) -> int | None:
 
 def felt_piles(html: str, region: str | None = None) -> dict[str, int] | None:
     """Player -> chips shown on the felt for them, summed over their piles; None if no felt."""
-    felt = FELT_RE.search(html)
-    if felt:
+    if region != "felt":  # a pushed felt event is the felt itself: no need to look for it
+        felt = FELT_RE.search(html)
+        if not felt:
+            return None
         html = felt.group(0)
-    elif region != "felt":  # not a pushed event whose data is the felt itself
-        return None
     piles: dict[str, int] = {}
     for player, amount in PILE_RE.findall(html):
         piles[player] = piles.get(player, 0) + int(amount)
@@ -406,10 +407,14 @@ class Screen:
         self.connected = asyncio.Event()
         self.fetch_task: asyncio.Task | None = None
         self.queued = False
+        self.shown_tag: str | None = None  # the fingerprint on the #status region it holds
+        self.acting = 0  # its own taps in flight
+        self.awaited: str | None = None  # a "mine" put off until those taps are answered
         self.task: asyncio.Task | None = None
         self.stats = {
             "events": 0,
             "fetches": 0,
+            "mine_skipped": 0,
             "aborted": 0,
             "fetch_errors": 0,
             "swapped": 0,
@@ -432,6 +437,8 @@ class Screen:
         self.task = asyncio.create_task(self.listen())
 
     def swap(self, html: str, t: float, region: str | None = None) -> None:
+        if region is None and (found := STATUS_TAG_RE.search(html)):
+            self.shown_tag = found.group(1)
         count = self.counter(html, region)
         if count is None:
             return
@@ -449,26 +456,35 @@ class Screen:
                 if r.status_code != 200:
                     self.errors.append(f"stream {r.status_code}")
                     return
-                event, data = "message", []
-                async for line in r.aiter_lines():
+                # Both servers end their lines with "\n" only. Whole events are cut out of the
+                # bytes as they come: a line-by-line reader costs the bench (one process for
+                # every screen) more time than the servers take to send.
+                buffer = b""
+                async for chunk in r.aiter_raw():
                     self.connected.set()
-                    if line == "":
-                        if data:
-                            self.dispatch(event, "\n".join(data))
-                        event, data = "message", []
-                    elif line.startswith(":"):
-                        continue
-                    else:
-                        field, _, value = line.partition(":")
-                        value = value[1:] if value.startswith(" ") else value
-                        if field == "event":
-                            event = value
-                        elif field == "data":
-                            data.append(value)
+                    buffer += chunk
+                    *events, buffer = buffer.split(b"\n\n")
+                    for block in events:
+                        self.parse(block.decode())
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 (reported, not fatal)
             self.errors.append(f"stream {type(e).__name__}: {e}")
+
+    def parse(self, block: str) -> None:
+        """One event's lines, as an EventSource reads them."""
+        event, data = "message", []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                event = value
+            elif field == "data":
+                data.append(value)
+        if data:
+            self.dispatch(event, "\n".join(data))
 
     def dispatch(self, event: str, data: str) -> None:
         t = time.perf_counter()
@@ -484,12 +500,37 @@ class Screen:
                 self.stats["aborted"] += 1
             self.fetch_task = asyncio.create_task(self.fetch())
         elif event == "mine" and self.partial:
-            # A phone's own regions changed: its #live element GETs them (hx-sync "this:queue
-            # last": a fetch in flight finishes, and one more runs after it if asked again).
-            if self.fetch_task and not self.fetch_task.done():
-                self.queued = True
+            # A phone's own regions changed; ``data`` fingerprints them (app.js): not fetched
+            # when its #status already shows them; put off while a tap of its own is in flight.
+            if data == self.shown_tag:
+                self.stats["mine_skipped"] += 1
+            elif self.acting:
+                self.awaited = data
             else:
-                self.fetch_task = asyncio.create_task(self.fetch_mine())
+                self.want_mine()
+
+    def want_mine(self) -> None:
+        """The #live element GETs the phone's own regions (hx-sync "this:queue last": a fetch
+        in flight finishes, and one more runs after it if asked again)."""
+        if self.fetch_task and not self.fetch_task.done():
+            self.queued = True
+        else:
+            self.fetch_task = asyncio.create_task(self.fetch_mine())
+
+    async def action(self, request) -> httpx.Response:
+        """A tap on this phone: ``request`` (the POST) is awaited and its answer swapped in; a
+        "mine" that came meanwhile is fetched after it only if the answer is older (app.js)."""
+        self.acting += 1
+        try:
+            r = await request
+        finally:
+            self.acting -= 1
+        self.swap(r.text, time.perf_counter())
+        if not self.acting and self.awaited is not None:
+            if self.awaited != self.shown_tag:
+                self.want_mine()
+            self.awaited = None
+        return r
 
     async def fetch_mine(self) -> None:
         while True:

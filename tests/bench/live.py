@@ -2,14 +2,15 @@
 
 One Montones table with ``clients - 1`` players seated and a hand in betting; ``clients`` live
 screens: the TV and every player's phone, each with its own cookie jar, each doing what its page
-does on an event (fetch its ``all`` partial on ``changed``, with the phone's #intent values; or
-swap the HTML an event carries). The punters, in turn, place 200 bets of 1 chip on heap 1 one at
-a time, through the phone's tap form (a separate client with the punter's cookies; that phone also
-swaps the POST's answer, as the page does). A bet's latency is from just before its POST until
-the last screen holds HTML whose felt has the new chip: the felt shows one pile per player (the
-sum of their bets), so a screen shows bet k when the stakes its felt shows add up to k. At the
-end, every screen's felt must show each player's pile as the stored state has it. Baseline, in the same run: bare_sse.py (a
-bare SSE broadcast) under the same gunicorn settings, the same number of clients, 200 publishes.
+does on an event (swap the HTML the event carries; on a phone's ``mine``, fetch its own regions
+unless they already show what changed, as app.js decides: see ``common.Screen``). The punters,
+in turn, place 200 bets of 1 chip on heap 1 one at a time, through the phone's tap form (a
+separate client with the punter's cookies; that phone also swaps the POST's answer, as the page
+does). A bet's latency is from just before its POST until the last screen holds HTML whose felt
+has the new chip: the felt shows one pile per player (the sum of their bets), so a screen shows
+bet k when the stakes its felt shows add up to k. At the end, every screen's felt must show each
+player's pile as the stored state has it. Baseline, in the same run: bare_sse.py (a bare SSE
+broadcast) under the same gunicorn settings, the same number of clients, 200 publishes.
 
 Last line: ``live: clients=N p50_ms=... p95_ms=... baseline_p95_ms=... ratio_p95=...``
 (a bet that timed out counts as infinitely slow). Goal: p95 <= 50 ms and ratio_p95 <= 3.
@@ -174,11 +175,10 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
             phone = phones[punter]
             form = c.tap_form(phone.held, 1)
             if form is None:  # no tap form in what the phone holds: the plain bet action
-                r = await punter.act(code, "bet", heap=1, amount=1)
+                r = await phone.action(punter.act(code, "bet", heap=1, amount=1))
             else:
-                r = await punter.act(code, "tap", **form, **INTENT)
-            phone.swap(r.text, time.perf_counter())  # the tap's answer swaps in, out of band
-            return r.status_code
+                r = await phone.action(punter.act(code, "tap", **form, **INTENT))
+            return r.status_code  # the tap's answer swapped in, out of band
 
         worker = c.worker_pid(server)
         cpu0, own0, wall0 = c.cpu_seconds(worker or 0), c.own_cpu_seconds(), time.perf_counter()
@@ -195,7 +195,7 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
         stored: dict[str, int] = {}
         for b in state["hand"]["bets"]:
             stored[b["player"]] = stored.get(b["player"], 0) + (b["amount"] or 0)
-        wrong = [s.name for s in screens if c.felt_piles(s.held, "felt") != stored]
+        wrong = [s.name for s in screens if c.felt_piles(s.held) != stored]
         print(
             f"[app] at the end, {len(screens) - len(wrong)} of {len(screens)} screens show every "
             f"player's stake as stored ({sum(stored.values())} chips in {len(stored)} piles)"

@@ -1,11 +1,12 @@
 """Players betting as fast as they can: ``python tests/bench/load.py --players 30 --seconds 20``.
 
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
-every player's phone hold a live stream and do what their page does on ``changed`` (fetch the
-``all`` partial; a newer event aborts a fetch in flight, as hx-sync="this:replace" does). Each
-punter then loops as fast as it can, using only the HTML its last answer gave it: with no bet of
-its own on the felt it taps heap 1 with 1 chip (the tap form's stage and nonce, the #intent
-values), else it withdraws its bet (the withdraw form's bet id and nonce).
+every player's phone hold a live stream and do what their page does on each event (swap the HTML
+an event carries; on a phone's ``mine``, fetch its own regions unless the answer to its own tap
+already showed that version: see ``common.Screen``). Each punter then loops as fast as it can,
+using only the HTML its last answer gave it: with no bet of its own on the felt it taps heap 1
+with 1 chip (the tap form's stage and nonce, the #intent values), else it withdraws its bet (the
+withdraw form's bet id and nonce); its phone swaps each answer in.
 
 Baseline, in the same run, same server, same streams open, same concurrency, same time: GET
 /healthz (a trivial route). Errors: any 5xx, any connection error or timeout, any answer with
@@ -141,8 +142,8 @@ async def main(args) -> dict:
         players = await c.seat_players(base, code, args.players + 1, db)
         banker, punters = await c.open_hand(code, players, bank=CHIPS, db_path=db)
         tv = c.Screen("tv", c.client(base), page=f"/t/{code}/tv", partial=f"/t/{code}/tv/p/all")
-        phones = [
-            c.Screen(
+        phones = {
+            p: c.Screen(
                 p.name,
                 c.client(base, cookies=p.http.cookies),
                 page=f"/t/{code}",
@@ -150,8 +151,8 @@ async def main(args) -> dict:
                 params=None if p is banker else INTENT,
             )
             for p in players
-        ]
-        screens = [tv, *phones]
+        }
+        screens = [tv, *phones.values()]
         connected = await c.connect_all(screens, timeout=20)
         print(f"table {code}: {len(players)} seated; streams connected: {connected}/{len(screens)}")
         worker = c.worker_pid(server)
@@ -163,13 +164,13 @@ async def main(args) -> dict:
             mine = c.own_bets(p.html, p.seat)
             if mine:
                 bet, nonce = mine[-1]
-                r = await p.act(code, "withdraw", bet=bet, nonce=nonce)
+                r = await phones[p].action(p.act(code, "withdraw", bet=bet, nonce=nonce))
                 return "withdraw", r, bet not in dict(c.own_bets(r.text, p.seat))
             form = c.tap_form(p.html, 1)
             if form is None:  # what it holds has no tap form (an error page): reload, then tap
                 await p.page(f"/t/{code}")
                 form = c.tap_form(p.html, 1) or {"heap": 1}
-            r = await p.act(code, "tap", **form, **INTENT)
+            r = await phones[p].action(p.act(code, "tap", **form, **INTENT))
             return "bet", r, bool(c.own_bets(r.text, p.seat))
 
         await hammer(out["baseline"], punters, trivial, args.seconds, worker)

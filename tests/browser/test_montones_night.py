@@ -131,3 +131,38 @@ def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
     ana.wait_for_timeout(300)  # let the swap settle
     expect(ana.get_by_label("Offer for the bank")).to_have_value("30")
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
+
+
+def test_my_own_tap_needs_no_second_fetch_of_my_regions(chromium, server):
+    """The answer to Ben's bet redraws his chips and his bar; the stream's "mine" that follows is
+    about what he already shows, so his phone does not fetch it again. Ana's close changes his
+    regions, and then it does."""
+    base, _process, _folder, _port = server
+    _host, _host_page, code = create_table(chromium, base)
+    join_url = f"{base}/t/{code}/join"
+    ana, ben = (join(chromium, join_url, name) for name in ("Ana", "Ben"))
+    ana.get_by_label("Offer for the bank").fill("30")
+    ana.get_by_role("button", name="Offer", exact=True).click()
+    ben.get_by_role("button", name="I don't want the bank").click()
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="3", exact=True).click()
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(ben, 3, "choose")
+    expect(heap(ana, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    ben.wait_for_timeout(500)  # whatever the choice changed has been fetched
+
+    fetched = []
+    ben.on("request", lambda r: fetched.append(r.url) if "/p/mine" in r.url else None)
+    chips = ben.locator("#status .status__chips")
+    before = int(re.sub(r"\D", "", chips.inner_text()))
+    with ben.expect_response(re.compile(r"/a/tap")):
+        tap_heap(ben, 1, "bet", 10)
+    expect(heap(ben, 1)).to_contain_text("Ben", timeout=TIMEOUT)
+    expect(chips).to_contain_text(str(before - 10))
+    ben.wait_for_timeout(1000)  # the stream's "mine" for the bet has come and gone
+    assert fetched == []
+
+    with ben.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
+        ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
