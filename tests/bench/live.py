@@ -136,7 +136,7 @@ def start_profile(pid: int | None, path: str, seconds: float) -> subprocess.Pope
         return None
     fmt = "raw" if not path.endswith(".svg") else "flamegraph"
     return subprocess.Popen(
-        [str(spy), "record", "-d", str(int(seconds)), "-r", "50", "--nonblocking", "--gil",
+        [str(spy), "record", "-d", str(int(seconds)), "-r", "250", "--nonblocking", "--gil",
          "-f", fmt, "-o", path, "--pid", str(pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
