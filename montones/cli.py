@@ -75,6 +75,8 @@ def _load(path):
         raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise ValueError(f"{path} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except RecursionError:
+        raise ValueError(f"{path} nests its JSON too deeply to read") from None
 
 
 def _replay(args):

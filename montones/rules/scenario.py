@@ -27,7 +27,13 @@ def replay(data: object) -> dict[str, Any]:
         return replay_montones(data)
     if game == "monte":
         return replay_monte(data)
-    raise ScenarioError(f'unknown game {game!r}: "game" is "montones" or "monte"')
+    raise ScenarioError(f'unknown game {_shown(game)}: "game" is "montones" or "monte"')
+
+
+def _shown(value: object, most: int = 40) -> str:
+    """A value as an error line quotes it, cut short: the line stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _field(data: dict, key: str, where: str = "the scenario") -> Any:
@@ -38,7 +44,7 @@ def _field(data: dict, key: str, where: str = "the scenario") -> Any:
 
 def _count(value: object, what: str, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{what} must be a whole number, not {value!r}")
+        raise ScenarioError(f"{what} must be a whole number, not {_shown(value)}")
     if value < minimum:
         raise ScenarioError(f"{what} must be at least {minimum}, not {value}")
     return value
@@ -118,7 +124,7 @@ def _montones_bet(
         raise ScenarioError(f"{where} must be an object")
     player = _field(raw, "player", where)
     if not isinstance(player, str) or player not in players:
-        raise ScenarioError(f"{where}: {player!r} is not one of the players")
+        raise ScenarioError(f"{where}: {_shown(player)} is not one of the players")
     whole_bank = raw.get("whole_bank", False)
     if not isinstance(whole_bank, bool):
         raise ScenarioError(f"{where}: whole_bank is true or false")
@@ -195,7 +201,9 @@ def replay_monte(data: dict) -> dict[str, Any]:
         left = dict(chips)
         for i, placed in enumerate(bets):
             if not isinstance(placed["player"], str) or placed["player"] not in chips:
-                raise ScenarioError(f"{where}, bets[{i}]: {placed['player']!r} is not a player")
+                raise ScenarioError(
+                    f"{where}, bets[{i}]: {_shown(placed['player'])} is not a player"
+                )
             try:
                 monte.check_bet(
                     left[placed["player"]],

@@ -179,3 +179,21 @@ INVALID_DATA = [p for p in INVALID if p.name != BAD_JSON]
 def test_replay_raises_value_error_on_invalid_scenario(path):
     with pytest.raises(ValueError):
         _replay(_load(path)["scenario"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,  # deeper than the JSON reader goes
+        '{"game": "monte", "bank": ' + "[" * 900 + "]" * 900 + "}",  # readable, and absurd
+    ],
+    ids=["nested-too-deep-to-read", "nested-bank"],
+)
+def test_cli_rejects_deeply_nested_json_in_one_short_line(text, tmp_path):
+    scenario_file = tmp_path / "nested.json"
+    scenario_file.write_text(text, encoding="utf-8")
+    proc = _run_cli(scenario_file)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-300:])
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 200, proc.stderr[:300]
