@@ -493,15 +493,30 @@ def _sentence(message: str) -> str:
 
 
 def tick(code: str) -> None:
-    """Apply what the clock decides: a punter who did not cut in time is skipped."""
+    """Apply what the clock decides: a punter who did not cut in time is skipped (not while the
+    host has the table paused)."""
     table = get_table(code)
-    if not _cut_overdue(table.state):
+    if table.paused or not _cut_overdue(table.state):
         return
     with _locked(code) as table:
-        if _cut_overdue(table.state):
+        if not table.paused and _cut_overdue(table.state):
             engine = GAMES[table.game]
             new_state, events = engine.cut_timed_out(table.state, time.time())
             _record(table, new_state, events, "system", "cut_timeout", {})
+
+
+def clock_deadline(table) -> float | None:
+    """When the clock next decides something at this table: never while it is paused."""
+    return None if table.paused else cut_deadline(table.state)
+
+
+def _restart_cut_clock(state: dict, now: float) -> dict:
+    """After a pause, the punter who is to cut gets the whole time again."""
+    if state["phase"] != "cut":
+        return state
+    if state["game"] == "montones":
+        return {**state, "hand": {**state["hand"], "cut_started": now}}
+    return {**state, "cut_started": now}
 
 
 def cut_deadline(state: dict) -> float | None:
@@ -528,7 +543,8 @@ def host_action(code: str, actor: Actor, kind: str) -> GameTable:
             new_state, events = _bump(table.state), [{"type": "paused"}]
         elif kind == "resume":
             table.paused = False
-            new_state, events = _bump(table.state), [{"type": "resumed"}]
+            new_state = _bump(_restart_cut_clock(table.state, time.time()))
+            events = [{"type": "resumed"}]
         elif kind == "end":
             table.ended_at = utcnow()
             new_state, events = GAMES[table.game].finish(table.state)

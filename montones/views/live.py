@@ -222,7 +222,7 @@ def stream(code):
     code, version = table.code, table.version
     seen = request.args.get("v", type=int, default=-1)
     tag = mine_tag(table.state, seat) if seen == version and seat else None
-    deadline = service.cut_deadline(table.state)
+    deadline = service.clock_deadline(table)
     locale = str(get_locale())
     max_seconds = current_app.config.get("STREAM_MAX_SECONDS", 600)
     db.session.remove()
@@ -247,7 +247,7 @@ def stream(code):
                     current = live.wait(code, current - 1, 0)
                 table = _table(code, current)
                 last = table.version
-                deadline = service.cut_deadline(table.state)
+                deadline = service.clock_deadline(table)
                 sent = time.monotonic()
                 if screen == "host":
                     yield f"event: changed\ndata: {last}\n\n"
@@ -262,7 +262,7 @@ def stream(code):
             elif deadline is not None and time.time() >= deadline:
                 service.tick(code)
                 db.session.remove()
-                deadline = service.cut_deadline(_table(code, last).state)
+                deadline = service.clock_deadline(_table(code, last))
             else:
                 yield ": heartbeat\n\n"
 

@@ -150,3 +150,33 @@ def test_an_action_is_published_to_the_live_channel(app):
         version = table.version
         service.act(code, Actor(seat=seats["Ana"]), "offer", {"amount": 10})
     assert live.wait(code, version, timeout=5) == version + 1
+
+
+def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_time(app, monkeypatch):
+    """The clock stops with the host's pause: the deck is not cut at random for Ben, who is to
+    cut, while the table is paused, and on resume he has the whole cut time again."""
+    code, seats = seated(app, cut_timeout=30)
+    ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
+    host = Actor(is_host=True)
+    now = [1_000_000.0]
+    monkeypatch.setattr(service.time, "time", lambda: now[0])
+    with app.app_context():
+        service.act(code, ana, "offer", {"amount": 50})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.host_action(code, host, "pause")
+        now[0] += 600  # a long pause, far past the cut time
+        service.tick(code)
+        table = service.get_table(code)
+        assert table.state["phase"] == "cut"
+        assert service.clock_deadline(table) is None
+        service.host_action(code, host, "resume")
+        table = service.get_table(code)
+        assert service.clock_deadline(table) == now[0] + 30
+        now[0] += 29
+        service.tick(code)
+        assert service.get_table(code).state["phase"] == "cut"
+        now[0] += 2
+        service.tick(code)
+        hand = service.get_table(code).state["hand"]
+        assert hand["cut"]["how"] == "random"  # his time ran out: the deck was cut for him
