@@ -48,7 +48,9 @@ TAP_RE = re.compile(
     r'\s*<input type="hidden" name="nonce" value="([^"]*)">'
 )
 # A chip on the felt (the same for every phone) and its withdraw button's values.
-WITHDRAW_RE = re.compile(r'data-player="([^"]+)" data-bet="(\d+)">.*?"nonce": "([^"]*)"', re.S)
+WITHDRAW_RE = re.compile(
+    r'data-player="([^"]+)" data-bet="(\d+)">.*?"nonce": "([^"]*)", "stage": "([^"]*)"', re.S
+)
 
 # One pool per client, big enough for a stream plus the fetches it triggers (an aborted fetch
 # closes its connection, as a browser's does), with timeouts on everything but a stream's reads
@@ -308,11 +310,15 @@ def tap_form(html: str, heap: int) -> dict | None:
     return None
 
 
-def own_bets(html: str, seat: str | None) -> list[tuple[int, str]]:
-    """(bet id, nonce) of the withdraw button on each of ``seat``'s chips on the felt."""
+def own_bets(html: str, seat: str | None) -> list[tuple[int, dict]]:
+    """(bet id, what its withdraw button posts) for each of ``seat``'s chips on the felt."""
     felt = FELT_RE.search(html)
     found = WITHDRAW_RE.findall(felt.group(0) if felt else "")
-    return [(int(b), n) for player, b, n in found if player == seat]
+    return [
+        (int(b), {"bet": b, "nonce": n, "stage": st})
+        for player, b, n, st in found
+        if player == seat
+    ]
 
 
 def felt_stakes(html: str, region: str | None = None) -> int | None:

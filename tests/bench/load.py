@@ -6,7 +6,7 @@ an event carries; on a phone's ``mine``, fetch its own regions unless the answer
 already showed that version: see ``common.Screen``). Each punter then loops as fast as it can,
 using only the HTML its last answer gave it: with no bet of its own on the felt it taps heap 1
 with 1 chip (the tap form's stage and nonce, the #intent values), else it withdraws its bet (the
-withdraw form's bet id and nonce); its phone swaps each answer in.
+withdraw button's bet id, nonce and stage); its phone swaps each answer in.
 
 Baseline, in the same run, same server, same streams open, same concurrency, same time: GET
 /healthz (a trivial route). Errors: any 5xx, any connection error or timeout, any answer with
@@ -163,8 +163,8 @@ async def main(args) -> dict:
         async def step(p):
             mine = c.own_bets(p.html, p.seat)
             if mine:
-                bet, nonce = mine[-1]
-                r = await phones[p].action(p.act(code, "withdraw", bet=bet, nonce=nonce))
+                bet, fields = mine[-1]
+                r = await phones[p].action(p.act(code, "withdraw", **fields))
                 return "withdraw", r, bet not in dict(c.own_bets(r.text, p.seat))
             form = c.tap_form(p.html, 1)
             if form is None:  # what it holds has no tap form (an error page): reload, then tap

@@ -8,6 +8,9 @@ possible to begin with.
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -647,6 +650,34 @@ def test_a_tap_from_the_previous_hand_is_stale(app):
     response = night.do(cutter, "cut", position=5, stage=old)
     assert response.status_code == 409 and notice(response) == STALE
     assert night.snapshot() == before
+
+
+def withdraw_buttons(response) -> list[dict]:
+    """The values each withdraw button (✕ on a chip of the felt) posts, as the page has them."""
+    found = re.findall(r"class=\"chip__withdraw\"[^>]*hx-vals='([^']*)'", response.get_data(True))
+    return [json.loads(html.unescape(vals)) for vals in found]
+
+
+def test_a_withdraw_from_the_previous_hand_is_stale(app):
+    """Bet numbers start again each hand: Ben's ✕ from hand 1, tapped late, must not take back
+    his bet of hand 2 that has the same number."""
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    (old,) = withdraw_buttons(night.page("Ben"))
+    night.ok("Eva", "choose", heap=3)
+    night.ok("Ana", "close")
+    night.ok("Ana", "next")
+    night.ok(night.cutter(), "cut", position=10)
+    night.ok("Ana", "heaps", count=3)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    assert [b["id"] for b in night.state()["hand"]["bets"]] == [old["bet"]]
+    before = night.snapshot()
+    response = night.do("Ben", "withdraw", **old)
+    assert response.status_code == 409 and notice(response) == STALE
+    assert night.snapshot() == before
+    (fresh,) = withdraw_buttons(night.page("Ben"))
+    night.ok("Ben", "withdraw", **fresh)  # the ✕ on his screen now takes it back
+    assert night.state()["hand"]["bets"] == []
 
 
 def test_a_double_click_places_one_bet(app):
