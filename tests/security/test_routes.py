@@ -17,6 +17,7 @@ ledger rows in the whole database (``security_helpers.snapshot``).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -500,6 +501,30 @@ def test_the_host_page_refuses_everyone_without_the_host_secret(app):
         assert response.status_code == 403, actor
         assert "host/claim" not in response.get_data(as_text=True)
     assert table.client("host")[0].get(f"/t/{table.code}/host").status_code == 200
+
+
+@pytest.mark.parametrize(("game", "phase"), [("montones", "settled"), ("monte", "coup_over")])
+def test_the_host_history_and_download_refuse_everyone_without_the_host_secret(app, game, phase):
+    """A played hand is on record: its bets, every player's name, the deck once done. Only the
+    host reads the night's history or downloads it; a seat (the banker's too) is not enough."""
+    table = table_in(app, game, phase)
+    names = set(table.roles.values())
+    for path in ("/host/history", "/host/export.json"):
+        url = f"/t/{table.code}{path}"
+        for actor in ("anonymous", "A", "B", "banker"):
+            response = table.client(actor)[0].get(url)
+            assert response.status_code == 403, (path, actor)
+            assert response.mimetype == "text/html", (path, actor)
+            body = response.get_data(as_text=True)
+            assert '"hands"' not in body and "recall__hand" not in body, (path, actor)
+            assert "Content-Disposition" not in response.headers, (path, actor)
+        response = table.client("host")[0].get(url)
+        assert response.status_code == 200, path
+        if path.endswith(".json"):
+            assert response.mimetype == "application/json"
+            assert set(json.loads(response.data)["players"].values()) == names
+        else:
+            assert "recall__hand" in response.get_data(as_text=True)
 
 
 def test_the_phone_regions_refuse_a_browser_without_a_seat(app):

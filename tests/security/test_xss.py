@@ -5,12 +5,16 @@ Each payload is a player's name (cut to the 24 characters a name may have) and t
 cutter, punter, the name in the payments and the standings); at each step every screen is
 rendered: the phones (page and every region, as htmx asks for them), the TV (page and every
 region), the host page, the standings, the join and rejoin pages, and the error pages and
-refusals that repeat what was typed. No answer may hold the payload's markup unescaped, an
+refusals that repeat what was typed. Once a hand is played, so are the screens that recall it:
+each phone's last hands, the page that opens each deck's seal, the host's history and download
+(JSON that must give the names back as data), and the HTML the live stream sends a phone and
+the TV that are a version behind. No answer may hold the payload's markup unescaped, an
 event handler, a script other than the app's own files, or ``{{7*7}}`` worked out.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,11 +23,12 @@ from xml.etree import ElementTree
 
 import pytest
 from markupsafe import escape
-from security_helpers import HX, MonteNight, Night, browser, make_app, notice
+from security_helpers import HX, MonteNight, Night, browser, make_app, notice, snapshot
 
 from montones.rules import monte
 
 NAME_MAX, TABLE_MAX = 24, 60
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
 
 PAYLOADS = {
     "script": "<script>alert(1)</script>",
@@ -95,6 +100,19 @@ def audit(where, body: str) -> None:
             assert (attrs.get("class") or "").startswith("card card--"), (where, attrs)
 
 
+def sse_events(sent: str) -> list[tuple[str, str]]:
+    """(event name, data) of each event in what a live stream sent; a multi-line data is the
+    lines of its ``data:`` fields joined by newlines, as the browser joins them."""
+    events = []
+    for block in sent.split("\n\n"):
+        lines = block.split("\n")
+        names = [line[len("event: ") :] for line in lines if line.startswith("event: ")]
+        data = [line[len("data: ") :] for line in lines if line.startswith("data: ")]
+        if names:
+            events.append((names[-1], "\n".join(data)))
+    return events
+
+
 def name_of(payload: str) -> str:
     return payload[:NAME_MAX]
 
@@ -105,7 +123,9 @@ def table_name_of(payload: str) -> str:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("security-xss"))
+    # A live stream runs for two seconds at most: long enough to send a screen that is behind
+    # its first update, which is all these tests read of it.
+    return make_app(tmp_path_factory.mktemp("security-xss"), STREAM_MAX_SECONDS=2)
 
 
 class Screens:
@@ -121,9 +141,13 @@ class Screens:
 
     def check(self, where, response, present: str | None = None):
         """``response`` is safe; if ``present`` is given it must be shown, escaped."""
-        self.count += 1
         assert response.status_code < 500, where
-        body = response.get_data(as_text=True)
+        return self.check_html(where, response.get_data(as_text=True), present)
+
+    def check_html(self, where, body: str, present: str | None = None):
+        """``body`` (a page, a partial, an event of the live stream) is safe; if ``present`` is
+        given it must be shown, escaped."""
+        self.count += 1
         low = body.lower()
         for marker in NEVER:
             assert marker not in low, (where, marker)
@@ -203,6 +227,94 @@ class Screens:
             for name in element.attrib:
                 assert not name.rsplit("}", 1)[-1].startswith(("on", "href")), (where, name)
 
+    def recorded(self, stage: str, players: list[str], banked: bool):
+        """The screens of the hands already played: each phone's last hands (page and htmx
+        fragment, in English and in Spanish), the page that opens each deck's seal, the host's
+        history and download, and what the live stream sends a phone and the TV that are a
+        version behind. ``banked``: the payload held the bank of a recorded hand, so a phone's
+        last hands name it."""
+        code, name, table_name, night = self.code, self.shown, self.table_name, self.night
+        mine = name if banked else None
+        for player in players:
+            client = night.clients[player]
+            self.get((stage, "history", player), client, f"/t/{code}/history", table_name)
+            for headers in (HX, HX | SPANISH):
+                fragment = self.get(
+                    (stage, "history fragment", player, headers.get("Accept-Language")),
+                    client,
+                    f"/t/{code}/history",
+                    mine,
+                    headers=headers,
+                )
+                assert "<html" not in fragment.lower(), (stage, player)
+        numbers = 0
+        while True:  # every recorded hand's seal, until the first number that is none
+            response = self.visitor.get(f"/t/{code}/verify/{numbers + 1}")
+            if response.status_code == 404:
+                break
+            numbers += 1
+            assert response.status_code == 200, (stage, "verify", numbers)
+            self.check((stage, "verify", numbers), response, table_name)
+        assert numbers >= 1, (stage, "no hand was recorded")
+        host = self.get((stage, "host history"), night.host, f"/t/{code}/host/history", name)
+        assert str(escape(table_name)) in host, stage
+        self.export(stage)
+        older = self.version() - 1
+        tv = self.stream(
+            (stage, "tv stream"), self.tv, f"/t/{code}/stream?screen=tv&v={older}", name
+        )
+        assert {"tv_status", "felt", "players", "recent"} <= {event for event, _html in tv}, stage
+        for player in players:
+            phone = self.stream(
+                (stage, "phone stream", player),
+                night.clients[player],
+                f"/t/{code}/stream?screen=phone&v={older}",
+            )
+            assert "felt" in {event for event, _html in phone}, (stage, player)
+
+    def version(self) -> int:
+        return json.loads(snapshot(self.app, self.code))["table"]["version"]
+
+    def export(self, stage: str):
+        """The host's download is data: JSON that gives back the names exactly as typed, served
+        as JSON (a browser must not read it as a page)."""
+        self.count += 1
+        response = self.night.host.get(f"/t/{self.code}/host/export.json")
+        assert response.status_code == 200, stage
+        assert response.mimetype == "application/json", (stage, response.mimetype)
+        assert response.headers.get("X-Content-Type-Options") == "nosniff", stage
+        assert response.headers["Content-Disposition"].startswith("attachment;"), stage
+        data = json.loads(response.data)
+        assert data["table"]["name"] == self.table_name, stage
+        assert self.shown in data["players"].values(), stage
+        assert "<html" not in response.get_data(as_text=True).lower(), stage
+
+    def stream(self, where, client, url, present: str | None = None):
+        """What the live stream sends a screen that is behind: its first update, read off the
+        stream and then closed. Each event's HTML is checked as a page would be."""
+        response = client.get(url, buffered=False)
+        try:
+            assert response.status_code == 200, where
+            assert response.mimetype == "text/event-stream", where
+            sent = ""
+            for chunk in response.response:
+                sent += chunk.decode() if isinstance(chunk, bytes) else chunk
+                if "\nevent: " in sent or sent.startswith("event: "):
+                    break
+            else:
+                raise AssertionError((where, "the stream sent no update", sent))
+        finally:
+            response.close()
+        events = sse_events(sent)
+        assert events, (where, sent)
+        for event, html in events:
+            self.check_html((*where, event), html)
+        for marker in NEVER:
+            assert marker not in sent.lower(), (where, marker)
+        if present is not None:
+            assert str(escape(present)) in "".join(html for _event, html in events), where
+        return events
+
     @property
     def table_name(self) -> str:
         return table_name_of(self.payload.strip())
@@ -274,9 +386,11 @@ def test_montones_shows_a_hostile_banker_as_text(app, key):
     screens.all("betting", [name, "Ana"])
     night.ok(name, "close")
     screens.all("settled", [name, "Ana"])
+    screens.recorded("settled", [name, "Ana"], banked=True)
     screens.refusals()
     assert night.host_do("end").status_code == 303
     screens.all("ended", [name])
+    screens.recorded("ended", [name], banked=True)
 
 
 @pytest.mark.parametrize("key", PAYLOADS)
@@ -299,6 +413,7 @@ def test_montones_shows_a_hostile_punter_and_cutter_as_text(app, key):
     screens.all("betting", [name, "Ana"])
     night.ok("Ana", "close")
     screens.all("settled", [name, "Ana"])
+    screens.recorded("settled", [name, "Ana"], banked=False)
 
 
 # --- Monte -------------------------------------------------------------------------------------
@@ -315,7 +430,9 @@ def test_monte_shows_a_hostile_name_as_text_in_every_role(app, key):
     screens.all("seating", [name, "Ana"])
     night.draw()
     screens.all("bank", [name, "Ana"])
+    banked = False
     for bank in (1, 2):
+        banked = banked or night.banker == name
         night.put_up(50)
         screens.all(f"cut {bank}", [name, "Ana"])
         night.cut()
@@ -337,6 +454,7 @@ def test_monte_shows_a_hostile_name_as_text_in_every_role(app, key):
             screens.refusals()
         night.do(night.banker, "gate", stage=night.stage())
         screens.all(f"gate {bank}", [name, "Ana"])
+        screens.recorded(f"gate {bank}", [name, "Ana"], banked)
     assert night.state()["phase"] == monte.FINISHED
 
 
