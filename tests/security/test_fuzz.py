@@ -435,11 +435,18 @@ def test_fuzzed_table_codes_on_the_phone_routes(app, data):
 
 
 def test_the_fuzz_reached_past_the_refusals():
-    """The values are not all refused at the door: many targets had payloads accepted."""
-    if sum(TRIED.values()) < 500:
-        pytest.skip("run with the whole module to count")
-    assert sum(ACCEPTED.values()) >= 50, ACCEPTED
-    assert len(ACCEPTED) >= 15, ACCEPTED
+    """The values are not all refused at the door: most targets had payloads accepted.
+
+    Counted over the targets this process fuzzed (pytest-xdist shares the module's tests
+    between processes). In one whole-module run, all but four such targets had some.
+    """
+    fuzzed = [target for target, tried in TRIED.items() if tried >= 40]
+    if len(fuzzed) < 10:
+        pytest.skip(f"this process fuzzed {len(fuzzed)} targets; the check needs 10")
+    reached = [target for target in fuzzed if ACCEPTED[target]]
+    assert len(reached) * 2 >= len(fuzzed), {t: (TRIED[t], ACCEPTED[t]) for t in fuzzed}
+    accepted = sum(ACCEPTED[target] for target in fuzzed)
+    assert accepted * 20 >= sum(TRIED[target] for target in fuzzed), ACCEPTED
 
 
 # --- PostgreSQL: text the database refuses ----------------------------------------------------------
