@@ -239,7 +239,38 @@ def test_short_bank_passes_after_n_coups():
 
 def test_private_circle_deals_at_most_six_coups_so_ten_cards_stay_unseen():
     assert monte.max_coups({"private_circle": True}) == 6
-    assert 40 - 6 * 5 == 10
+
+
+def test_a_private_circle_bank_plays_its_sixth_coup_then_passes_with_ten_cards_unseen():
+    t = MonteTable(private_circle=True)
+    deck = FRENCH.shuffled()
+    banker = t.start(deck=deck)
+    for number in range(1, 7):
+        assert t.state["coup"]["number"] == number
+        t.do(monte.turn_gate, banker)
+        if number < 6:
+            assert t.state["phase"] == monte.COUP_OVER and t.state["banker"] == banker
+            t.do(monte.next_coup, banker)
+    assert t.state["phase"] == monte.BANK and t.state["banker"] != banker
+    assert t.state["passed"]["why"] == "deck done" and t.state["passed"]["coups"] == 6
+    assert set(deck) - set(t.state["discards"]) == set(deck[12:22])  # ten cards never seen
+
+
+@pytest.mark.parametrize(
+    ("short_bank", "two_card"), [(1, False), (3, False), (7, False), (10, True)]
+)
+def test_a_short_bank_of_n_coups_plays_n_coups_then_passes(short_bank, two_card):
+    t = MonteTable(short_bank=short_bank, two_card=two_card)
+    banker = t.start()
+    for number in range(1, short_bank + 1):
+        assert t.state["coup"]["number"] == number
+        t.do(monte.turn_gate, banker)
+        if number < short_bank:
+            assert t.state["phase"] == monte.COUP_OVER and t.state["banker"] == banker
+            t.do(monte.next_coup, banker)
+    assert t.state["phase"] == monte.BANK and t.state["banker"] != banker
+    assert t.state["passed"]["why"] == "deck done"
+    assert t.state["passed"]["coups"] == short_bank
 
 
 def test_each_layout_counts_the_unseen_cards_that_win_for_it():

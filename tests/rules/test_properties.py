@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -175,4 +176,67 @@ def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions
             else 0
         )
         assert players + bank + stakes == issued
+        assert all(p["chips"] >= 0 for p in state["players"].values())
+
+
+MONTE_OPTIONS = [
+    {},
+    {"two_card": True},
+    {"two_card": True, "generous": True},
+    {"short_bank": 2},
+    {"private_circle": True},
+    {"two_card": True, "generous": True, "short_bank": 9, "private_circle": True},
+]
+MONTE_PLAYERS = ["ana", "ben", "eva"]
+
+
+def monte_move(data, state):
+    """A move random play could make now: mostly one the rules allow, now and then a refusal."""
+    banker = state["banker"]
+    if state["phase"] == monte.BANK:
+        amount = data.draw(st.integers(0, 60), label="bank")
+        deck = data.draw(st.permutations(FRENCH.codes), label="deck")
+        return monte.put_up_bank, banker, amount, 0.0, deck
+    if state["phase"] == monte.CUT:
+        return monte.cut_deck, state["cutter"], data.draw(st.integers(0, 40), label="cut")
+    if state["phase"] == monte.COUP_OVER:
+        return (monte.next_coup, banker)
+    pid = data.draw(st.sampled_from(MONTE_PLAYERS), label="player")
+    kind = data.draw(st.sampled_from(["bet", "bet", "bet", "withdraw", "gate"]), label="move")
+    if kind == "bet":
+        layout = data.draw(st.sampled_from(["bottom", "top", "middle"]), label="layout")
+        return monte.bet, pid, layout, data.draw(st.integers(-1, 12), label="amount")
+    if kind == "withdraw":
+        bet_id = data.draw(st.integers(0, state["coup"]["next_bet"]), label="bet")
+        return monte.withdraw, pid, bet_id
+    return (monte.turn_gate, banker)
+
+
+@pytest.mark.parametrize("options", MONTE_OPTIONS, ids=lambda o: "+".join(o) or "foster")
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_monte_states_round_trip_through_json_and_chips_are_conserved(options, data):
+    """Every state that random play reaches is stored as JSON and read back whole: the next
+    move is played on what was read back."""
+    state = monte.new_table(options)
+    for pid in MONTE_PLAYERS:
+        state, _ = monte.join(state, pid, pid, 100)
+    state, _ = monte.draw_for_bank(state, deck=data.draw(st.permutations(FRENCH.codes)))
+    for _ in range(data.draw(st.integers(1, 150), label="moves")):
+        if state["phase"] == monte.FINISHED:
+            break
+        func, *args = monte_move(data, state)
+        before = json.dumps(state, sort_keys=True)
+        try:
+            state, _ = func(state, *args)
+        except RulesError:
+            assert json.dumps(state, sort_keys=True) == before
+        stored = json.loads(json.dumps(state))
+        assert stored == state
+        state = stored
+        players = sum(p["chips"] for p in state["players"].values())
+        stakes = (
+            sum(b["amount"] for b in state["coup"]["bets"]) if state["phase"] == "betting" else 0
+        )
+        assert players + state["bank"] + stakes == 300
         assert all(p["chips"] >= 0 for p in state["players"].values())

@@ -17,8 +17,10 @@ from sqlalchemy import func, select
 
 from montones import service
 from montones.extensions import db
-from montones.models import Action
+from montones.models import Action, GameTable
 from montones.rules import monte
+from montones.rules.cards import FRENCH
+from montones.rules.fairness import new_shuffle
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
@@ -37,27 +39,32 @@ def notice(response) -> str | None:
     return html.unescape(found.group(1).strip()) if found else None
 
 
+def monte_form(token, chips=100, **settings):
+    """The lobby's form for a Monte table as a host fills it in: True ticks a box."""
+    form = {
+        "csrf_token": token,
+        "game": "monte",
+        "name": "Monte night",
+        "chips": str(chips),
+        "bank_size": "50",
+        "min_bet": "1",
+        "max_bet": "10",
+        "banks_each": "1",
+    }
+    for key, value in settings.items():
+        if value is True:
+            form[key] = "on"
+        elif value is not False:
+            form[key] = str(value)
+    return form
+
+
 class MonteNight:
     def __init__(self, app, *names, chips=100, **settings):
         self.app = app
         self.host = app.test_client()
         self.host_token = csrf_of(self.host.get("/"))
-        form = {
-            "csrf_token": self.host_token,
-            "game": "monte",
-            "name": "Monte night",
-            "chips": str(chips),
-            "bank_size": "50",
-            "min_bet": "1",
-            "max_bet": "10",
-            "banks_each": "1",
-        }
-        for key, value in settings.items():
-            if value is True:
-                form[key] = "on"
-            elif value is not False:
-                form[key] = str(value)
-        response = self.host.post("/tables", data=form)
+        response = self.host.post("/tables", data=monte_form(self.host_token, chips, **settings))
         assert response.status_code == 303, response.get_data(as_text=True)
         self.code = re.search(r"/t/([A-Z]{4})/host$", response.location).group(1)
         self.clients, self.tokens, self.seats = {}, {}, {}
@@ -134,6 +141,19 @@ class MonteNight:
 
     def tap(self, name, layout, amount, **extra):
         return self.do(name, "tap", layout=layout, amount=amount, stage=self.stage(), **extra)
+
+    def stack(self, top, bottom, gate, position=20):
+        """Stack the shuffled deck so that the cut at ``position`` deals ``top`` and ``bottom``
+        (bottom card first) and turns ``gate`` (test setup, before the cut; never a route)."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            state = copy.deepcopy(table.state)
+            middle = [c for c in FRENCH.codes if c not in (*top, *bottom, gate)]
+            dealt = [*top, *middle, gate, *reversed(bottom)]
+            state["deck"] = dealt[-position:] + dealt[:-position]  # the cut makes it ``dealt``
+            state["shuffle"] = new_shuffle(state["deck"])
+            table.state = state
+            db.session.commit()
 
 
 @pytest.fixture
@@ -357,6 +377,73 @@ def test_a_refusal_in_spanish_keeps_the_same_reason(night):
     assert response.status_code == 422 and "10" in notice(response)
 
 
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"generous": True}, "A generous banker pays 3 to 1 only in two-card Monte."),
+        ({"min_bet": 5, "max_bet": 3}, "The largest bet cannot be below the smallest."),
+        ({"short_bank": 0}, "A short bank is a number of coups, at least 1."),
+        ({"short_bank": "two"}, "A short bank must be a whole number."),
+    ],
+    ids=["generous-without-two-card", "maximum-below-minimum", "short-bank-0", "short-bank-word"],
+)
+def test_a_monte_table_that_cannot_be_played_is_not_created(app, settings, message):
+    """The host sees why on the lobby page, with the form still filled in; no table is made."""
+    host = app.test_client()
+    form = monte_form(csrf_of(host.get("/")), **settings)
+    before = tables_made(app)
+    response = host.post("/tables", data=form)
+    assert response.status_code == 422
+    assert notice(response) == message
+    assert 'value="monte" checked' in response.get_data(as_text=True)
+    assert tables_made(app) == before
+
+
+@pytest.mark.parametrize("amount", ["12.5", "fifty"])
+def test_a_bank_that_is_not_a_whole_number_is_refused(night, amount):
+    night.draw()
+    refused_without_change(
+        night,
+        lambda: night.do(night.banker, "bank", amount=amount, stage=night.stage()),
+        "The bank must be a whole number.",
+    )
+
+
+@pytest.mark.parametrize("position", ["half", "2.5"])
+def test_a_cut_that_is_not_a_number_is_refused(night, position):
+    night.draw()
+    night.put_up()
+    cutter = night.name_of(night.state()["cutter"])
+    refused_without_change(
+        night,
+        lambda: night.do(cutter, "cut", position=position, stage=night.stage()),
+        "The cut must be a whole number.",
+    )
+
+
+def test_a_bet_no_longer_on_the_table_cannot_be_withdrawn(night):
+    night.betting()
+    punter = night.punters[0]
+    night.tap(punter, "top", 5)
+    (placed,) = night.state()["coup"]["bets"]
+    assert night.do(punter, "withdraw", bet=placed["id"]).status_code == 200
+    refused_without_change(
+        night,
+        lambda: night.do(punter, "withdraw", bet=placed["id"]),
+        "That bet is no longer on the table.",
+    )
+
+
+@pytest.mark.parametrize("amount", [0, -5])
+def test_a_bet_of_no_chips_is_refused(night, amount):
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "top", amount),
+        f"A bet must be a whole number of chips, at least 1, not {amount}.",
+    )
+
+
 # --- what is allowed ---------------------------------------------------------------------------
 
 
@@ -485,6 +572,31 @@ def test_names_are_escaped_on_the_tv(app):
     assert "<b>Ana</b>" not in tv and "&lt;b&gt;Ana&lt;/b&gt;" in tv
 
 
+def test_a_broken_bank_passes_at_once_to_the_next_player(app):
+    """A punter taps the whole bank of 10 on the top layout (7H KC) and the gate is the QH: the
+    bank is broken after one coup, and the next player to the left is asked to put up a bank."""
+    night = MonteNight(app, "Ana", "Ben", "Eva")
+    night.draw()
+    night.put_up(10)
+    night.stack(top=["7H", "KC"], bottom=["3S", "2S"], gate="QH")
+    night.cut()
+    broken, punter = night.banker, night.punters[0]
+    assert night.tap(punter, "top", 10).status_code == 200
+    response = night.do(broken, "gate", stage=night.stage())
+    assert response.status_code == 200, notice(response)
+    state = night.state()
+    seats = state["seats"]
+    assert state["banker"] == seats[(seats.index(night.seats[broken]) + 1) % len(seats)]
+    assert state["phase"] == monte.BANK and state["bank"] == 0 and state["coups"] == 1
+    assert state["passed"]["why"] == "broken" and state["banks"][night.seats[broken]] == 1
+    assert state["players"][night.seats[broken]]["chips"] == 90
+    assert state["players"][night.seats[punter]]["chips"] == 110
+    tv = html.unescape(night.host.get(f"/t/{night.code}/tv").get_data(as_text=True))
+    assert f"{broken}'s bank is broken: the bank passes at once" in tv
+    page = night.clients[night.banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Put up the bank" in page
+
+
 # --- a whole bank through the routes -------------------------------------------------------------
 
 
@@ -518,3 +630,8 @@ def test_a_40_card_deck_gives_exactly_the_coups_of_one_bank_before_it_passes(app
 
 def app_context(night):
     return night.app.app_context()
+
+
+def tables_made(app):
+    with app.app_context():
+        return db.session.execute(select(func.count(GameTable.id))).scalar_one()
