@@ -104,6 +104,11 @@ class Hand(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+# The night's record: rows are only ever added. The database itself refuses to change or
+# remove one, whoever asks (the app, a script, a hand-typed query).
+APPEND_ONLY = ("ledger", "actions", "hands")
+
+
 def init_app(app) -> None:
     """Create the tables; on SQLite, turn on WAL and a busy timeout, and let writers BEGIN IMMEDIATE."""
     with app.app_context():
@@ -111,6 +116,32 @@ def init_app(app) -> None:
         if engine.dialect.name == "sqlite":
             _tune_sqlite(engine)
         db.create_all()
+        _keep_append_only(engine)
+
+
+def _keep_append_only(engine) -> None:
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # Several workers may start at once: one at a time here.
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727357)")
+            conn.exec_driver_sql(
+                "CREATE OR REPLACE FUNCTION montones_append_only() RETURNS trigger AS $$ "
+                "BEGIN RAISE EXCEPTION '%% is append-only: %% refused', TG_TABLE_NAME, TG_OP; "
+                "END $$ LANGUAGE plpgsql"
+            )
+            for table in APPEND_ONLY:
+                conn.exec_driver_sql(
+                    f"CREATE OR REPLACE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE "
+                    f"ON {table} FOR EACH ROW EXECUTE FUNCTION montones_append_only()"
+                )
+        elif engine.dialect.name == "sqlite":
+            for table in APPEND_ONLY:
+                for op in ("UPDATE", "DELETE"):
+                    conn.exec_driver_sql(
+                        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} "
+                        f"ON {table} BEGIN SELECT RAISE(ABORT, '{table} is append-only: "
+                        f"{op} refused'); END"
+                    )
 
 
 def _tune_sqlite(engine) -> None:

@@ -3,11 +3,12 @@
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import DBAPIError
 
 from montones import live, service
 from montones.extensions import db
-from montones.models import Action, LedgerEntry
+from montones.models import Action, Hand, LedgerEntry
 from montones.service import Actor
 
 
@@ -16,6 +17,9 @@ def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
         table, secret = service.create_table("montones", "Test", chips, settings)
         seats = {name: service.join(table.code, name)[0].seat for name in names}
         return table.code, seats
+
+
+TABLES = (LedgerEntry.__table__, Action.__table__, Hand.__table__)
 
 
 def state(app, code):
@@ -180,3 +184,32 @@ def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_tim
         service.tick(code)
         hand = service.get_table(code).state["hand"]
         assert hand["cut"]["how"] == "random"  # his time ran out: the deck was cut for him
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE ledger SET amount = amount + 1",
+        "DELETE FROM ledger",
+        "UPDATE actions SET kind = 'bet'",
+        "DELETE FROM actions",
+        "UPDATE hands SET commitment = 'x'",
+        "DELETE FROM hands",
+    ],
+)
+def test_the_ledger_the_action_log_and_the_hands_are_append_only(app, statement):
+    """The database refuses to change or remove a row of the night's record, whoever asks."""
+    code, seats = seated(app)
+    ana, ben, eva = play_to_betting(app, code, seats)
+    with app.app_context():
+        service.act(code, ben, "bet", {"heap": 1, "amount": 20})
+        service.act(code, eva, "choose", {"heap": 4})
+        service.act(code, ana, "close", {})
+        table = service.get_table(code)
+        counts = [db.session.scalar(select(func.count()).select_from(t)) for t in TABLES]
+        assert all(counts), counts  # there is a row of each to refuse
+        with pytest.raises(DBAPIError, match="append-only"):
+            db.session.execute(text(statement))
+        db.session.rollback()
+        assert [db.session.scalar(select(func.count()).select_from(t)) for t in TABLES] == counts
+        assert service.ledger_totals(table) == service.ledger_totals(service.get_table(code))
