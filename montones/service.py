@@ -188,8 +188,11 @@ _sqlite_writer = threading.Lock()
 
 
 @contextmanager
-def _locked(code: str):
-    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
+def _writing():
+    """One write transaction; on SQLite, BEGIN IMMEDIATE, one writer of this process at a time.
+
+    The caller commits; whatever it leaves uncommitted is rolled back.
+    """
     db.session.rollback()  # end any read transaction this request has open
     sqlite = db.engine.dialect.name == "sqlite"
     if sqlite:
@@ -197,23 +200,28 @@ def _locked(code: str):
     try:
         if sqlite:
             db.session.connection(execution_options={"sqlite_immediate": True})
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+    finally:
+        if sqlite:
+            _sqlite_writer.release()
+
+
+@contextmanager
+def _locked(code: str):
+    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
+    with _writing():
         table = db.session.execute(
             select(GameTable).where(GameTable.code == (code or "").upper()).with_for_update()
         ).scalar_one_or_none()
         if table is None:
-            db.session.rollback()
             raise NotFound("There is no table with that code.")
-        try:
-            yield table
-            live.notify_in_transaction(db.session, table.code, table.version)
-            committed = live.snapshot(table)
-            db.session.commit()
-        except BaseException:
-            db.session.rollback()
-            raise
-    finally:
-        if sqlite:
-            _sqlite_writer.release()
+        yield table
+        live.notify_in_transaction(db.session, table.code, table.version)
+        committed = live.snapshot(table)
+        db.session.commit()
     live.publish(committed.code, committed.version, committed)
 
 
@@ -277,23 +285,25 @@ def create_table(
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
     secret = secrets.token_urlsafe(24)
-    for _ in range(20):
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-        if db.session.execute(select(GameTable.id).where(GameTable.code == code)).first() is None:
-            break
-    else:
-        raise ServiceError("Could not find a free room code; try again.")
-    table = GameTable(
-        code=code,
-        game=game,
-        name=name,
-        host_hash=_hash(secret),
-        starting_chips=starting_chips,
-        state=state,
-        version=state["version"],
-    )
-    db.session.add(table)
-    db.session.commit()
+    with _writing():
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+            taken = db.session.execute(select(GameTable.id).where(GameTable.code == code))
+            if taken.first() is None:
+                break
+        else:
+            raise ServiceError("Could not find a free room code; try again.")
+        table = GameTable(
+            code=code,
+            game=game,
+            name=name,
+            host_hash=_hash(secret),
+            starting_chips=starting_chips,
+            state=state,
+            version=state["version"],
+        )
+        db.session.add(table)
+        db.session.commit()
     return table, secret
 
 
@@ -336,17 +346,19 @@ def _rejoin_code(taken: set[str]) -> str:
 
 def rejoin(code: str, rejoin_code: str) -> tuple[Player, str]:
     """Take one's seat back on another device: the old device's cookie stops working."""
-    table = get_table(code)
-    player = db.session.execute(
-        select(Player).where(
-            Player.table_id == table.id, Player.rejoin_code == (rejoin_code or "").strip().upper()
-        )
-    ).scalar_one_or_none()
-    if player is None or table.state["players"][player.seat].get("left"):
-        raise ServiceError("That rejoin code does not match a seat at this table.")
-    token = secrets.token_urlsafe(24)
-    player.token_hash = _hash(token)
-    db.session.commit()
+    with _writing():
+        table = get_table(code)
+        player = db.session.execute(
+            select(Player).where(
+                Player.table_id == table.id,
+                Player.rejoin_code == (rejoin_code or "").strip().upper(),
+            )
+        ).scalar_one_or_none()
+        if player is None or table.state["players"][player.seat].get("left"):
+            raise ServiceError("That rejoin code does not match a seat at this table.")
+        token = secrets.token_urlsafe(24)
+        player.token_hash = _hash(token)
+        db.session.commit()
     return player, token
 
 
