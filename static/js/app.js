@@ -22,9 +22,14 @@
   document.addEventListener("htmx:sseError", function () { setConnection("lost"); });
   document.addEventListener("htmx:sseClose", function () { setConnection("lost"); });
 
+  // Back in the foreground: every region again (a phone asleep may have missed the stream).
   function resync() {
+    var all = document.getElementById("resync");
+    if (all && window.htmx) { window.htmx.trigger(all, "resync"); }
+  }
+  function fetchMine() {
     var live = document.getElementById("live");
-    if (live && window.htmx) { window.htmx.trigger(live, "resync"); }
+    if (live && window.htmx) { window.htmx.trigger(live, "mine"); }
   }
 
   var wakeLock = null;
@@ -119,7 +124,7 @@
   function fetchAwaited() {
     clearTimeout(fallback);
     fallback = null;
-    if (awaited !== null && awaited !== shownTag()) { resync(); }
+    if (awaited !== null && awaited !== shownTag()) { fetchMine(); }
     awaited = null;
   }
   document.addEventListener("htmx:confirm", function (event) {

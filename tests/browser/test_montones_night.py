@@ -166,3 +166,8 @@ def test_my_own_tap_needs_no_second_fetch_of_my_regions(chromium, server):
     with ben.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
         ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+
+    # Back in the foreground, the phone fetches every region, the felt with its own.
+    with ben.expect_response(re.compile(r"/p/all")) as answer:
+        ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert 'id="felt"' in answer.value.text() and 'id="status"' in answer.value.text()
