@@ -11,6 +11,7 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "media-src 'self' data:; "  # NoSleep's silent video keeps a phone awake without Wake Lock
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )

@@ -42,6 +42,15 @@
     if (document.visibilityState === "visible") { keepAwake(); resync(); }
   });
   document.addEventListener("DOMContentLoaded", keepAwake);
+  // Without Wake Lock (a plain-http address on the LAN is no secure context, and phones
+  // join at one), NoSleep keeps the screen on with a tiny silent video; a browser lets a page
+  // start it only from a tap, so every tap starts it again if the phone stopped it.
+  var noSleep = null;
+  document.addEventListener("click", function () {
+    if ("wakeLock" in navigator || !window.NoSleep) { return; }
+    if (!noSleep) { noSleep = new window.NoSleep(); }
+    noSleep.enable().catch(function () {});
+  }, true);
 
   // The felt is the same for every phone: mark my own chips (and let only me withdraw them),
   // and keep the banker from tapping heaps, from who I am.

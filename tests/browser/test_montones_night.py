@@ -171,3 +171,32 @@ def test_my_own_tap_needs_no_second_fetch_of_my_regions(chromium, server):
     with ben.expect_response(re.compile(r"/p/all")) as answer:
         ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     assert 'id="felt"' in answer.value.text() and 'id="status"' in answer.value.text()
+
+
+def test_a_phone_without_wake_lock_is_kept_awake_by_a_silent_video_from_its_first_tap(
+    chromium, server
+):
+    """Phones join at a plain http:// LAN address, where browsers offer no Wake Lock: the first
+    tap on the table starts NoSleep's silent video, which keeps the screen on."""
+    base, _process, _folder, _port = server
+    _host, _host_page, code = create_table(chromium, base)
+    context = chromium.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    context.add_init_script(
+        "delete Navigator.prototype.wakeLock;"
+        "window.played = [];"  # NoSleep's video is never in the page: note what plays
+        "const play = HTMLMediaElement.prototype.play;"
+        "HTMLMediaElement.prototype.play = function () {"
+        " window.played.push(this); return play.call(this); };"
+    )
+    ana = context.new_page()
+    ana.goto(f"{base}/t/{code}/join")
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name=re.compile("Sit down")).click()
+    expect(ana.locator("#status")).to_contain_text("Ana")
+    assert ana.evaluate("'wakeLock' in navigator") is False
+    assert ana.evaluate("window.played.length") == 0
+    ana.get_by_text("How to play").click()  # any tap
+    ana.wait_for_function(
+        "() => window.played.some(v => v.title === 'No Sleep' && !v.paused && v.currentTime > 0)",
+        timeout=TIMEOUT,
+    )

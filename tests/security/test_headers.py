@@ -379,7 +379,12 @@ def vendored_hashes() -> dict[str, str]:
 
 def test_the_vendored_scripts_are_served_from_static_as_committed(app):
     hashes = vendored_hashes()
-    assert set(hashes) == {"htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.min.js"}
+    assert set(hashes) == {
+        "htmx-2.0.11.min.js",
+        "htmx-ext-sse-2.2.4.min.js",
+        "js-sha256-0.11.1.min.js",
+        "nosleep-0.12.0.min.js",
+    }
     client = app.test_client()
     for name, digest in hashes.items():
         response = client.get(f"/static/js/{name}")
