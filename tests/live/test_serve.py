@@ -1,0 +1,83 @@
+"""`montones serve` as the host runs it: the address it prints, its QR code, its defaults."""
+
+import io
+import ipaddress
+import os
+import re
+import subprocess
+import sys
+import time
+
+import httpx
+import segno
+from flask import Flask
+from liveserver import free_port, stop_server
+
+from montones import create_app
+from montones.cli import main
+
+
+def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'm.sqlite'}", "SECRET_KEY": "x"}
+    env.pop("MONTONES_PUBLIC_URL", None)
+    log = open(tmp_path / "serve.log", "w+b")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    process.port = port
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url + "healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        printed = (tmp_path / "serve.log").read_text(errors="replace")
+        assert f"Join from a phone on the same network: {url}" in printed
+        # The QR code under it is the one that encodes that address.
+        drawn = io.StringIO()
+        segno.make(url).terminal(out=drawn, compact=True)
+        assert drawn.getvalue().strip() in printed, printed[:2000]
+        assert httpx.get(url, timeout=5).status_code == 200
+    finally:
+        stop_server(process)
+        log.close()
+
+
+def test_serve_listens_on_every_interface_at_port_8000_by_default(capsys):
+    try:
+        main(["serve", "--help"])
+    except SystemExit as done:
+        assert done.code == 0
+    out = capsys.readouterr().out
+    assert re.search(r"--host HOST\s+address to bind \(default: 0\.0\.0\.0\)", out), out
+    assert re.search(r"--port PORT\s+port to bind \(default: 8000\)", out), out
+
+
+def test_the_lan_address_is_an_ipv4_address_of_this_machine():
+    from montones.cli import _lan_ip
+
+    address = ipaddress.IPv4Address(_lan_ip())
+    assert not address.is_unspecified and not address.is_multicast
+
+
+def test_with_nothing_set_the_database_and_the_secret_key_live_in_the_instance_folder(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(tmp_path))
+    settings = {"SECRET_KEY": None, "SQLALCHEMY_DATABASE_URI": None}
+    app = create_app(settings)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'montones.sqlite'}"
+    key = (tmp_path / "secret_key").read_text().strip()
+    assert app.config["SECRET_KEY"] == key and len(key) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "montones.sqlite").exists()
+    # Started again (the host's laptop restarted), it keeps the same key: sessions survive.
+    assert create_app(settings).config["SECRET_KEY"] == key
