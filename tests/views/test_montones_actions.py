@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from montones import create_app, service
 from montones.config import TestConfig
 from montones.extensions import db
 from montones.models import GameTable
+from montones.rules import montones as engine
 
 JOIN_FIRST = "Join the table first."
 ONLY_BANKER = "Only the banker can do that."
@@ -1638,3 +1640,60 @@ def test_a_resent_top_up_gives_the_chips_once(app):
         response = night.host_do("top_up", seat="p2", amount=7, nonce="host-form-1")
         assert response.status_code == 303
     assert night.state()["players"]["p2"]["chips"] == before + 7
+
+
+def offered(night: Night, name: str) -> set[str]:
+    """What ``name``'s phone offers to do now: the bar's forms and buttons, and the tap modes.
+
+    The felt is the same on every phone (its heap taps and ✕ buttons; app.js leaves only mine
+    and keeps the banker's heaps inert), so it is not counted here.
+    """
+    page = night.page(name).get_data(as_text=True)
+    bar = page[page.index('id="bar"') :]
+    kinds = set(re.findall(r'action="/t/[A-Z]{4}/a/(\w+)"', bar))
+    return kinds | set(re.findall(r'<input type="radio" name="mode" value="(\w+)"', bar))
+
+
+def allowed(night: Night, name: str) -> set[str]:
+    """What the rules let ``name`` do now (a withdrawal is a ✕ on the felt)."""
+    with night.app.app_context():
+        view = engine.view(night.table().state, night.seats[name], time.time())
+    can = set(view["me"]["can"]) - {"withdraw"}
+    if "close" in can and not view["bank_heap"]:
+        can.remove("close")  # the banker waits for the punters to choose the heap first
+    return can
+
+
+def test_each_phone_offers_exactly_what_the_rules_allow_now(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    stages = []
+
+    def look(stage):
+        for name in ("Ana", "Ben", "Eva"):
+            stages.append((stage, name, offered(night, name), allowed(night, name)))
+
+    look("auction")
+    night.ok("Eva", "sit_out")
+    look("auction, Eva sitting out")
+    night.ok("Eva", "sit_in")
+    night.open_bank("Ana", 30)
+    look("cut")
+    night.ok(night.cutter(), "cut", position=10)
+    look("heaps")
+    night.ok("Ana", "heaps", count=3)
+    look("betting")
+    night.ok("Ben", "bet", heap=1, amount=30)
+    look("betting, Ben has staked all the bank")
+    night.ok("Eva", "choose", heap=3)
+    look("betting, banker's heap chosen")
+    night.arrange({3: "4o", 1: "6c"})
+    night.ok("Ana", "close")
+    look("settled, bank broken")
+    night.ok("Ana", "abona", amount=20)
+    look("settled, se abona")
+    wrong = [(stage, name, shown, rules) for stage, name, shown, rules in stages if shown != rules]
+    assert wrong == []
+    assert {kind for *_, rules in stages for kind in rules} >= {
+        "offer", "pass", "cut", "heaps", "bet", "against", "choose", "declare", "close",
+        "abona", "close_bank", "next", "tres", "sit_out", "sit_in",
+    }  # fmt: skip
