@@ -474,6 +474,23 @@ def test_action_is_for_the_right_player_only(app, scene):
     assert logged[0] == (state["version"] + 1, p(night, s.right), kind)
 
 
+@pytest.mark.parametrize("scene", SCENES)
+def test_action_refused_when_stale(app, scene):
+    """The right player's tap, sent from a screen of an earlier stage of the table: refused with
+    the table as it is now in the answer, and nothing changed."""
+    s = SCENES[scene](app)
+    night = s.night
+    before, stage = night.snapshot(), night.stage()
+    hands, phase = stage.split("-", 1)
+    for old in (f"{int(hands) - 1}-{phase}", f"{hands}-heaps" if phase != "heaps" else "0-cut"):
+        response = night.do(s.right, s.kind, stage=old, **s.fields)
+        assert response.status_code == 409, (old, notice(response))
+        assert notice(response) == STALE
+        body = response.get_data(as_text=True)
+        assert 'id="status"' in body and 'id="bar"' in body  # the fresh regions, out of band
+        assert night.snapshot() == before
+
+
 # Each action tried in a phase (or a situation) where the rules do not allow it.
 def auction(app):
     night = Night(app, "Ana", "Ben", "Eva")
