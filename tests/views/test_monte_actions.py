@@ -333,6 +333,41 @@ def test_a_tap_made_for_an_earlier_stage_is_stale(night):
     )
 
 
+@pytest.mark.parametrize("kind", ["bank", "cut", "bet", "tap", "withdraw", "gate", "next"])
+def test_each_action_sent_from_an_earlier_stage_is_stale(night, kind):
+    """A tap from a screen that still shows an earlier stage is refused, whatever it is."""
+    earlier = night.stage()  # players seated, no banker yet
+    night.draw()
+    if kind != "bank":
+        earlier = night.stage()  # the banker is to put up the bank
+        night.put_up()
+    if kind not in ("bank", "cut"):
+        earlier = night.stage()  # the deck is to be cut
+        night.cut()
+    punter = night.punters[0]
+    if kind == "withdraw":
+        night.tap(punter, "top", 5)
+    if kind == "next":
+        earlier = night.stage()  # bets were open
+        night.do(night.banker, "gate", stage=earlier)
+    cutter = night.name_of(night.state()["cutter"]) if kind == "cut" else None
+    who, fields = {
+        "bank": (night.banker, {"amount": 50}),
+        "cut": (cutter, {"position": 20}),
+        "bet": (punter, {"layout": "top", "amount": 5}),
+        "tap": (punter, {"layout": "bottom", "amount": 5}),
+        "withdraw": (punter, {"bet": 1}),
+        "gate": (night.banker, {}),
+        "next": (night.banker, {}),
+    }[kind]
+    refused_without_change(
+        night,
+        lambda: night.do(who, kind, stage=earlier, **fields),
+        "The table moved on before your tap arrived: here it is now.",
+        status=409,
+    )
+
+
 def test_a_bet_after_the_gate_is_refused(night):
     night.betting()
     night.do(night.banker, "gate", stage=night.stage())
