@@ -20,6 +20,9 @@ class Config:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", "en")
     LANGUAGES = ["es", "en"]
+    # The session cookie is signed and sent again only when it changes (a seat taken, a language
+    # chosen), not on every answer: a night is hours, the cookie lasts 31 days from its last change.
+    SESSION_REFRESH_EACH_REQUEST = False
     # The address phones join at (``montones serve`` sets it); by default the one the request used.
     PUBLIC_URL = os.environ.get("MONTONES_PUBLIC_URL")
 

@@ -302,6 +302,24 @@ def test_the_session_cookie_is_httponly_and_samesite_lax(app):
     assert_session_cookie("claiming the host link", claimed)
 
 
+def test_the_session_cookie_is_sent_again_only_when_it_changes(app):
+    """A seated phone's taps and fetches carry no new cookie; choosing a language does."""
+    table = table_in(app, "montones", "auction")
+    client = app.test_client()
+    token = re.search(
+        r'name="csrf_token" value="([^"]+)"', client.get(f"/t/{table.code}/join").get_data(True)
+    )[1]
+    client.post(f"/t/{table.code}/join", data={"csrf_token": token, "name": "Zed"})
+    for path in (f"/t/{table.code}", f"/t/{table.code}/p/all", f"/t/{table.code}/p/mine"):
+        response = client.get(path, headers={"HX-Request": "true"})
+        assert response.status_code == 200 and cookie_flags(response) == [], path
+    tapped = client.post(
+        f"/t/{table.code}/a/pass", data={"csrf_token": token}, headers={"HX-Request": "true"}
+    )
+    assert tapped.status_code == 200 and cookie_flags(tapped) == []
+    assert_session_cookie("choosing a language", client.get(f"/t/{table.code}?lang=es"))
+
+
 def test_every_session_cookie_is_httponly(app, tables):
     seen = 0
     for what, response, _status, _kind in fetch_all(tables):
