@@ -609,12 +609,19 @@ def split_heaps(heaps: list[list[str]], split_heap: int, position: int) -> list[
 
 
 def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None) -> list[int]:
-    """Random heap sizes, each at least 3, summing to ``cards``: where the banker's hand cuts."""
+    """Random heap sizes, each at least 3, summing to ``cards``: where the banker's hand cuts.
+
+    Uneven, as a hand cuts them: sizes that come out all equal are drawn again (a deal that
+    cannot be uneven, such as 3 heaps of 3 from 9 cards, keeps its only sizes).
+    """
     rng = rng or _rng
     spare = cards - MIN_HEAP_CARDS * count
-    cuts = sorted(rng.randint(0, spare) for _ in range(count - 1))
-    bounds = [0, *cuts, spare]
-    return [MIN_HEAP_CARDS + bounds[i + 1] - bounds[i] for i in range(count)]
+    while True:
+        cuts = sorted(rng.randint(0, spare) for _ in range(count - 1))
+        bounds = [0, *cuts, spare]
+        sizes = [MIN_HEAP_CARDS + bounds[i + 1] - bounds[i] for i in range(count)]
+        if count < 2 or spare == 0 or len(set(sizes)) > 1:
+            return sizes
 
 
 def _heap_number(hand: dict, heap: object) -> int:

@@ -453,6 +453,24 @@ def test_only_one_punter_a_hand_declares_pagando_y_cobrando():
 # --- settling: the order when money is short ------------------------------------------------
 
 
+class Scripted:
+    """A stand-in for the CSPRNG that answers ``randint`` from a script."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def randint(self, low, high):
+        value = self.values.pop(0)
+        assert low <= value <= high
+        return value
+
+
+def test_heaps_of_equal_size_are_cut_again_so_they_are_uneven():
+    # 40 cards in 4 heaps: cuts at 7, 14 and 21 of the 28 spare cards give 10, 10, 10, 10.
+    assert montones.uneven_sizes(4, 40, Scripted(7, 14, 21, 1, 2, 3)) == [4, 4, 4, 28]
+    assert montones.uneven_sizes(3, 9, Scripted(0, 0)) == [3, 3, 3]  # nothing else is possible
+
+
 def test_heaps_are_lifted_in_ascending_order_of_the_money_tied_to_them():
     bets = heap_bets(("ana", 1, 9), ("ben", 3, 4)) + [
         {"player": "eva", "kind": "against", "heap": 3, "amount": 3},
