@@ -124,24 +124,31 @@ def _keep_append_only(engine) -> None:
         if engine.dialect.name == "postgresql":
             # Several workers may start at once: one at a time here.
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727357)")
-            conn.exec_driver_sql(
-                "CREATE OR REPLACE FUNCTION montones_append_only() RETURNS trigger AS $$ "
-                "BEGIN RAISE EXCEPTION '%% is append-only: %% refused', TG_TABLE_NAME, TG_OP; "
-                "END $$ LANGUAGE plpgsql"
-            )
-            for table in APPEND_ONLY:
-                conn.exec_driver_sql(
-                    f"CREATE OR REPLACE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE "
-                    f"ON {table} FOR EACH ROW EXECUTE FUNCTION montones_append_only()"
-                )
-        elif engine.dialect.name == "sqlite":
-            for table in APPEND_ONLY:
-                for op in ("UPDATE", "DELETE"):
-                    conn.exec_driver_sql(
-                        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} "
-                        f"ON {table} BEGIN SELECT RAISE(ABORT, '{table} is append-only: "
-                        f"{op} refused'); END"
-                    )
+        for statement in append_only_triggers(engine.dialect.name):
+            conn.exec_driver_sql(statement)
+
+
+def append_only_triggers(dialect: str) -> list[str]:
+    """The statements that make the database refuse to change or remove a record's row."""
+    if dialect == "postgresql":
+        return [
+            "CREATE OR REPLACE FUNCTION montones_append_only() RETURNS trigger AS $$ "
+            "BEGIN RAISE EXCEPTION '%% is append-only: %% refused', TG_TABLE_NAME, TG_OP; "
+            "END $$ LANGUAGE plpgsql",
+            *(
+                f"CREATE OR REPLACE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE "
+                f"ON {table} FOR EACH ROW EXECUTE FUNCTION montones_append_only()"
+                for table in APPEND_ONLY
+            ),
+        ]
+    if dialect == "sqlite":
+        return [
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} refused'); END"
+            for table in APPEND_ONLY
+            for op in ("UPDATE", "DELETE")
+        ]
+    return []
 
 
 def _tune_sqlite(engine) -> None:

@@ -21,7 +21,14 @@ from sqlalchemy import delete, func, select
 from montones import create_app, service
 from montones.config import TestConfig
 from montones.extensions import db
-from montones.models import Action, GameTable, LedgerEntry, Player
+from montones.models import (
+    APPEND_ONLY,
+    Action,
+    GameTable,
+    LedgerEntry,
+    Player,
+    append_only_triggers,
+)
 from montones.rules import monte
 
 # The helpers of tests/views, under the module names tests/views' own tests import them by.
@@ -141,6 +148,16 @@ class Checkpoint:
     def restore(self) -> None:
         with self.app.app_context():
             tid = self.table_id
+            # The records are append-only in the database: lifted for this set-up step alone,
+            # inside its transaction, and put back before it commits.
+            dialect = db.engine.dialect.name
+            connection = db.session.connection()
+            for table in APPEND_ONLY:
+                if dialect == "sqlite":
+                    for op in ("update", "delete"):
+                        connection.exec_driver_sql(f"DROP TRIGGER {table}_no_{op}")
+                else:
+                    connection.exec_driver_sql(f"ALTER TABLE {table} DISABLE TRIGGER USER")
             db.session.execute(
                 delete(Action).where(Action.table_id == tid, Action.id > self.last_action)
             )
@@ -161,6 +178,13 @@ class Checkpoint:
             table.version = self.fields["version"]
             table.paused = self.fields["paused"]
             table.ended_at = self.fields["ended_at"]
+            db.session.flush()
+            if dialect == "sqlite":
+                for statement in append_only_triggers(dialect):
+                    connection.exec_driver_sql(statement)
+            else:
+                for table_name in APPEND_ONLY:
+                    connection.exec_driver_sql(f"ALTER TABLE {table_name} ENABLE TRIGGER USER")
             db.session.commit()
             db.session.remove()
         assert json.loads(snapshot(self.app, self.code))["table"] == self.table

@@ -441,8 +441,8 @@ def test_the_fuzz_reached_past_the_refusals():
     between processes). In one whole-module run, all but four such targets had some.
     """
     fuzzed = [target for target, tried in TRIED.items() if tried >= 40]
-    if len(fuzzed) < 10:
-        pytest.skip(f"this process fuzzed {len(fuzzed)} targets; the check needs 10")
+    if len(fuzzed) < 5:
+        pytest.skip(f"this process fuzzed {len(fuzzed)} targets; the check needs 5")
     reached = [target for target in fuzzed if ACCEPTED[target]]
     assert len(reached) * 2 >= len(fuzzed), {t: (TRIED[t], ACCEPTED[t]) for t in fuzzed}
     accepted = sum(ACCEPTED[target] for target in fuzzed)
