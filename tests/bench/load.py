@@ -132,7 +132,7 @@ async def main(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-load-"))
     server, base = c.start_app(folder)
     db = folder / "montones.sqlite"
-    players, screens, host = [], [], None
+    players, screens, opened, host = [], [], [], None
     out: dict = {"baseline": Phase("baseline GET /healthz"), "actions": Phase("actions")}
     try:
         host, code = await c.create_table(base, chips=CHIPS)
@@ -152,7 +152,8 @@ async def main(args) -> dict:
             )
             for p in players
         }
-        screens = [tv, *phones.values()]
+        opened = [tv, *phones.values()]
+        screens = [] if args.no_screens else opened
         connected = await c.connect_all(screens, timeout=20)
         print(f"table {code}: {len(players)} seated; streams connected: {connected}/{len(screens)}")
         worker = c.worker_pid(server)
@@ -184,7 +185,7 @@ async def main(args) -> dict:
         out["chips"] = check_chips(db, code, CHIPS)
     finally:
         await asyncio.gather(*(s.close() for s in screens))
-        await asyncio.gather(*(s.http.aclose() for s in screens))
+        await asyncio.gather(*(s.http.aclose() for s in opened))
         await asyncio.gather(*(p.aclose() for p in players))
         if host:
             await host.aclose()
@@ -198,6 +199,11 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=30, help="punters (a banker is added)")
     parser.add_argument("--seconds", type=float, default=20, help="length of each phase")
     parser.add_argument("--timeout", type=float, help="bound on the whole run (s)")
+    parser.add_argument(
+        "--no-screens",
+        action="store_true",
+        help="diagnostic: no TV and no phone holds a live stream (what the actions alone cost)",
+    )
     args = parser.parse_args()
 
     async def bounded():
