@@ -14,11 +14,14 @@ STAKE = 10
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def live_server(request, tmp_path):
-    env = {}
+    """The server as a host runs it; on PostgreSQL with three workers, so that the row lock
+    (SELECT ... FOR UPDATE) is raced for by separate processes, not only threads."""
+    env, workers = {}, 1
     if request.param == "postgresql":
         env["DATABASE_URL"] = request.getfixturevalue("postgres_url")
+        workers = 3
     port = free_port()
-    process = start_server(tmp_path, port, **env)
+    process = start_server(tmp_path, port, workers=workers, **env)
     yield f"http://127.0.0.1:{port}", lambda code: table_state(request.param, tmp_path, code, env)
     stop_server(process)
 
@@ -85,3 +88,25 @@ def test_thirty_punters_racing_keep_every_chip(live_server):
         assert staked == CHIPS and state["players"][seat_id]["chips"] == 0  # all in, not more
     total = sum(p["chips"] for p in state["players"].values()) + state["bank"]["amount"]
     assert total + sum(b["amount"] for b in bets) == CHIPS * (PUNTERS + 1)
+
+    # One ✕ tapped so fast that eight copies of it race each other: one withdrawal, no error.
+    phone, seat_id = punters[0], "p2"
+    bet = max(b["id"] for b in bets if b["player"] == seat_id)
+    copies, barrier = [], threading.Barrier(8)
+
+    def tap_again():
+        barrier.wait()
+        response = phone.post(
+            f"/t/{code}/a/withdraw", bet=bet, nonce="the-same-tap", stage=f"1-{state['phase']}"
+        )
+        copies.append(response.status_code)
+
+    threads = [threading.Thread(target=tap_again) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(copies) == [200] * 8
+    after = read_state(code)
+    assert [b["id"] for b in after["hand"]["bets"]] == [b["id"] for b in bets if b["id"] != bet]
+    assert after["players"][seat_id]["chips"] == STAKE
