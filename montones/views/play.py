@@ -49,7 +49,7 @@ def _context(table, player, **extra):
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
-        "mine_tag": live_views.mine_tag(table.state, player.seat) if player else "",
+        "mine_tag": live_views.mine_tag(table, player.seat) if player else "",
         "join_url": join_url(table),
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),

@@ -1337,6 +1337,10 @@ def test_host_pause_stops_the_players_until_resume(app):
     page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert ">Resume</button>" in page and ">Pause</button>" not in page
     assert "Paused by the host" in night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    for name in ("Ana", "Ben"):  # every phone says so on its felt, the same for all
+        assert "Paused by the host" in night.page(name).get_data(as_text=True)
+    felt = night.clients["Ben"].get(f"/t/{night.code}/p/felt", headers=HX).get_data(as_text=True)
+    assert "Paused by the host" in felt
     before = night.snapshot()
     for who, kind, fields in [
         ("Ben", "bet", {"heap": 1, "amount": 5}),
@@ -1352,6 +1356,7 @@ def test_host_pause_stops_the_players_until_resume(app):
     night.ok("Ben", "bet", heap=1, amount=5)
     assert night.chips_of("Ben") == 95
     assert ">Pause</button>" in night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
+    assert "Paused by the host" not in night.page("Ben").get_data(as_text=True)
 
 
 def test_host_end_shows_the_standings_by_chips(app):
@@ -1714,3 +1719,21 @@ def test_each_phone_offers_exactly_what_the_rules_allow_now(app):
         "offer", "pass", "cut", "heaps", "bet", "against", "choose", "declare", "close",
         "abona", "close_bank", "next", "tres", "sit_out", "sit_in",
     }  # fmt: skip
+
+
+def test_a_pause_stops_the_cut_clock_on_every_screen(app):
+    """While the host has the table paused no clock runs down for the cut, on the phones or the
+    TV, and the phones' own regions are told to redraw (their fingerprint changes)."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.open_bank("Ana", 30)
+    cut_clock = 'aria-label="time left to cut"'
+    mark = re.compile(r'id="status"[^>]*data-mine="([0-9a-f]+)"')
+    before = mark.search(night.page("Eva").get_data(as_text=True))[1]
+    assert cut_clock in night.page("Eva").get_data(as_text=True)
+    assert night.host_do("pause").status_code == 303
+    paused = night.page("Eva").get_data(as_text=True)
+    assert cut_clock not in paused and mark.search(paused)[1] != before
+    assert cut_clock not in night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert night.host_do("resume").status_code == 303
+    assert cut_clock in night.page("Eva").get_data(as_text=True)
+    assert cut_clock in night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
