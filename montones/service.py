@@ -522,13 +522,27 @@ def clock_deadline(table) -> float | None:
     return None if table.paused else cut_deadline(table.state)
 
 
-def _restart_cut_clock(state: dict, now: float) -> dict:
-    """After a pause, the punter who is to cut gets the whole time again."""
+def _clocks_after_pause(state: dict, now: float, paused_for: float) -> dict:
+    """After a pause, the punter who is to cut gets the whole time again, and a Montones bank's
+    time is moved on by the pause: the host's pause stops every clock."""
+    if state["game"] == "montones" and state["bank"] is not None:
+        bank = state["bank"]
+        state = {**state, "bank": {**bank, "opened_at": bank["opened_at"] + paused_for}}
     if state["phase"] != "cut":
         return state
     if state["game"] == "montones":
         return {**state, "hand": {**state["hand"], "cut_started": now}}
     return {**state, "cut_started": now}
+
+
+def _paused_for(table: GameTable) -> float:
+    """Seconds since the host's last pause of this table (its action's time)."""
+    paused_at = db.session.scalar(
+        select(func.max(Action.created_at)).where(
+            Action.table_id == table.id, Action.kind == "pause"
+        )
+    )
+    return max(0.0, (utcnow() - paused_at).total_seconds()) if paused_at else 0.0
 
 
 def cut_deadline(state: dict) -> float | None:
@@ -555,7 +569,7 @@ def host_action(code: str, actor: Actor, kind: str) -> GameTable:
             new_state, events = _bump(table.state), [{"type": "paused"}]
         elif kind == "resume":
             table.paused = False
-            new_state = _bump(_restart_cut_clock(table.state, time.time()))
+            new_state = _bump(_clocks_after_pause(table.state, time.time(), _paused_for(table)))
             events = [{"type": "resumed"}]
         elif kind == "end":
             table.ended_at = utcnow()

@@ -1,6 +1,7 @@
 """The service layer on a real database: one transaction per action, a ledger that balances."""
 
 import threading
+import time
 
 import pytest
 from sqlalchemy import func, select, text
@@ -244,3 +245,17 @@ def test_tables_created_and_seats_rejoined_at_once_all_go_through(app):
     assert failures == []
     with app.app_context():
         assert db.session.scalar(select(func.count(GameTable.id))) >= 1 + 36
+
+
+def test_a_pause_does_not_count_against_the_bankers_time(app):
+    """The bank's hour runs only while the table is open: a pause moves its end on by as long."""
+    code, seats = seated(app)
+    host = Actor(is_host=True)
+    play_to_betting(app, code, seats)
+    with app.app_context():
+        opened = service.get_table(code).state["bank"]["opened_at"]
+        service.host_action(code, host, "pause")
+        time.sleep(1.2)
+        service.host_action(code, host, "resume")
+        moved = service.get_table(code).state["bank"]["opened_at"] - opened
+    assert 1.2 <= moved < 10
