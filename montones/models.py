@@ -7,6 +7,7 @@ the state they belong to.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
@@ -115,17 +116,28 @@ def init_app(app) -> None:
         engine = db.engine
         if engine.dialect.name == "sqlite":
             _tune_sqlite(engine)
-        db.create_all()
-        _keep_append_only(engine)
+        with _one_process_at_a_time(engine):
+            db.create_all()
+            with engine.begin() as conn:
+                for statement in append_only_triggers(engine.dialect.name):
+                    conn.exec_driver_sql(statement)
 
 
-def _keep_append_only(engine) -> None:
-    with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            # Several workers may start at once: one at a time here.
-            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727357)")
-        for statement in append_only_triggers(engine.dialect.name):
-            conn.exec_driver_sql(statement)
+@contextmanager
+def _one_process_at_a_time(engine):
+    """On PostgreSQL, several gunicorn workers start at once and would all create the same
+    tables: each waits its turn on an advisory lock. (SQLite runs one worker.)"""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql("SELECT pg_advisory_lock(727357)")
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.exec_driver_sql("SELECT pg_advisory_unlock(727357)")
+            conn.commit()
 
 
 def append_only_triggers(dialect: str) -> list[str]:
