@@ -750,16 +750,10 @@ def coup_record(before: State, after: State) -> dict[str, Any]:
         "meta": {
             "coup": coup["number"],
             "banker": banker,
-            "names": {pid: p["name"] for pid, p in after["players"].items()},
+            "names": record.names(after),
             "odds": result["odds"],
         },
-        "shuffle": {
-            "commitment": shuffle["commitment"],
-            "salt": shuffle["salt"],
-            "order": shuffle["order"],
-            "cut": shuffle["cut"],
-            "coup": coup["number"],
-        },
+        "shuffle": record.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
     }
 
 

@@ -1064,19 +1064,17 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "meta": {
             "hand": hand["number"],
             "banker": banker,
-            "names": {pid: p["name"] for pid, p in after["players"].items()},
+            "names": record.names(after),
             "lifting": result["order"],
             "short": result["short"],
         },
-        "shuffle": {
-            "commitment": shuffle["commitment"],
-            "salt": shuffle["salt"],
-            "order": shuffle["order"],
-            "cut": hand["cut"]["position"],
-            "sizes": hand.get("sizes"),
-            "kept": hand.get("kept"),
-            "heaps": hand["heaps"],
-        },
+        "shuffle": record.sealed(
+            shuffle,
+            hand["cut"]["position"],
+            sizes=hand.get("sizes"),
+            kept=hand.get("kept"),
+            heaps=hand["heaps"],
+        ),
     }
 
 

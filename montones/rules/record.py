@@ -28,3 +28,20 @@ def settled(lines: list[dict], bets: list[dict]) -> list[dict[str, Any]]:
     return [
         {"bet": index[line["bet"]], "result": line["result"], "net": line["net"]} for line in lines
     ]
+
+
+def names(state: dict) -> dict[str, str]:
+    """Every seat's name, as a record's ``meta`` keeps them (names may repeat; seats do not)."""
+    return {pid: p["name"] for pid, p in state["players"].items()}
+
+
+def sealed(shuffle: dict, cut: int, **more: Any) -> dict[str, Any]:
+    """A record's ``shuffle``: what opens the deck's commitment, the cut made after it, and
+    what else the game needs to rebuild the hand from that order."""
+    return {
+        "commitment": shuffle["commitment"],
+        "salt": shuffle["salt"],
+        "order": shuffle["order"],
+        "cut": cut,
+        **more,
+    }
