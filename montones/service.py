@@ -522,19 +522,6 @@ def clock_deadline(table) -> float | None:
     return None if table.paused else cut_deadline(table.state)
 
 
-def _clocks_after_pause(state: dict, now: float, paused_for: float) -> dict:
-    """After a pause, the punter who is to cut gets the whole time again, and a Montones bank's
-    time is moved on by the pause: the host's pause stops every clock."""
-    if state["game"] == "montones" and state["bank"] is not None:
-        bank = state["bank"]
-        state = {**state, "bank": {**bank, "opened_at": bank["opened_at"] + paused_for}}
-    if state["phase"] != "cut":
-        return state
-    if state["game"] == "montones":
-        return {**state, "hand": {**state["hand"], "cut_started": now}}
-    return {**state, "cut_started": now}
-
-
 def _paused_for(table: GameTable) -> float:
     """Seconds since the host's last pause of this table (its action's time)."""
     paused_at = db.session.scalar(
@@ -569,7 +556,8 @@ def host_action(code: str, actor: Actor, kind: str) -> GameTable:
             new_state, events = _bump(table.state), [{"type": "paused"}]
         elif kind == "resume":
             table.paused = False
-            new_state = _bump(_clocks_after_pause(table.state, time.time(), _paused_for(table)))
+            engine = GAMES[table.game]
+            new_state = _bump(engine.after_pause(table.state, time.time(), _paused_for(table)))
             events = [{"type": "resumed"}]
         elif kind == "end":
             table.ended_at = utcnow()

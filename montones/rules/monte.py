@@ -695,6 +695,15 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     return view_
 
 
+def after_pause(state: State, now: float, paused_for: float) -> State:
+    """The table as the host's pause leaves it: a player who is to cut gets the whole cut time
+    again. A Monte bank lasts a number of coups, not a time, so ``paused_for`` moves nothing."""
+    new = copy_state(state)
+    if new["phase"] == CUT:
+        new["cut_started"] = now
+    return new
+
+
 def live_commitment(state: State) -> str | None:
     """The commitment of the deck a bank is dealing from, whose order must stay secret."""
     shuffle = state.get("shuffle")

@@ -1013,6 +1013,17 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     return shown
 
 
+def after_pause(state: State, now: float, paused_for: float) -> State:
+    """The table as the host's pause leaves it: the bank's time moves on by the pause, and a
+    punter who is to cut gets the whole cut time again (both times are passed in)."""
+    new = copy_state(state)
+    if new["bank"] is not None:
+        new["bank"]["opened_at"] += paused_for
+    if new["phase"] == CUT:
+        new["hand"]["cut_started"] = now
+    return new
+
+
 def live_commitment(state: State) -> str | None:
     """The commitment of the deck still in play, whose order must stay secret: from the shuffle
     until the cards are gathered (after a Rey the heaps may yet be kept)."""

@@ -451,3 +451,13 @@ def test_a_bank_passed_by_a_leaving_banker_does_not_show_an_older_coup_as_its_la
     shown = monte.view(t.state)
     assert shown["passed"]["why"] == "banker left" and shown["layouts"] == []
     assert shown["banker"] == "cid"
+
+
+def test_a_pause_gives_the_cutter_the_whole_cut_time_and_moves_no_bank():
+    t = MonteTable()
+    t.do(monte.draw_for_bank)
+    t.do(monte.put_up_bank, t.state["banker"], 50, NOW)
+    assert t.state["phase"] == monte.CUT
+    after = monte.after_pause(t.state, NOW + 700, paused_for=600)
+    assert after["cut_started"] == NOW + 700 and t.state["cut_started"] == NOW
+    assert after["bank"] == t.state["bank"] and after["coups"] == t.state["coups"]

@@ -696,3 +696,14 @@ def test_the_view_piles_a_players_bets_of_one_kind_on_a_heap_and_withdraw_takes_
     t.do(montones.withdraw, "ana", newest)
     assert montones.view(t.state)["heaps"][0]["stacks"][0]["amount"] == 5
     assert t.chips("ana") == 100 - 5 - 4
+
+
+def test_a_pause_moves_the_banks_time_on_and_gives_the_cutter_the_whole_cut_time():
+    t = Table()
+    t.open_bank(now=NOW)
+    assert t.state["phase"] == montones.CUT
+    before = json.dumps(t.state, sort_keys=True)
+    after = montones.after_pause(t.state, NOW + 700, paused_for=600)
+    assert after["bank"]["opened_at"] == NOW + 600  # the hour runs on from where it stopped
+    assert after["hand"]["cut_started"] == NOW + 700
+    assert json.dumps(t.state, sort_keys=True) == before  # the state given is left as it was
