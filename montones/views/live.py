@@ -53,10 +53,9 @@ SHARED = {
 _lock = threading.Lock()
 _loading: dict[str, threading.Lock] = {}  # code -> held by the one stream reading the table
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
-_html: OrderedDict[tuple, list] = OrderedDict()  # (code, version, screen, locale) -> blocks
+# (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes
+_html: OrderedDict[tuple, list | bytes] = OrderedDict()
 _HTML_KEPT = 512
-
-_detached = live.snapshot
 
 
 def _known(code: str, at_least: int) -> SimpleNamespace | None:
@@ -85,7 +84,7 @@ def _table(code: str, at_least: int) -> SimpleNamespace:
         known = _known(code, at_least)
         if known is not None:
             return known
-        fresh = _detached(service.get_table(code))
+        fresh = live.snapshot(service.get_table(code))
         db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
         with _lock:
             known = _tables.get(code)
@@ -148,7 +147,7 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
 def phone_shared(row, block: str, oob: bool) -> str | None:
     """A block every phone shows alike (the felt, the odds) at a table row's version, as the
     streams push it (rendered once); None for a block of the phone's own."""
-    table = _detached(row)
+    table = live.snapshot(row)
     html = dict(_shared_blocks(table, "phone", str(get_locale()))).get(block)
     if html and oob:
         return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
