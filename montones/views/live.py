@@ -4,10 +4,11 @@ What every screen of a kind shows alike (the felt of a phone, the whole TV) is r
 version and language and pushed in the event itself, so forty screens cost one render, not
 forty. A phone's own regions (its chips, its action bar) are fetched only when what they show
 for that seat has changed: the stream sends ``mine`` then, with a fingerprint of what they are
-drawn from, and the phone skips the fetch when its regions already show it. A burst of changes
-costs each screen one update, of the newest version. On connecting, a stream sends what changed since the version
-its page showed, so a screen that lost its stream catches up; in between it sends heartbeats,
-and it applies the cut timeout when it falls due.
+drawn from, and the phone skips the fetch when its regions already show it. Versions reach the
+streams at the pace :mod:`montones.live` releases them, the same version to every screen at the
+same moment, so a burst of changes costs each screen one update per release. On connecting, a
+stream sends what changed since the version its page showed, so a screen that lost its stream
+catches up; in between it sends heartbeats, and it applies the cut timeout when it falls due.
 """
 
 from __future__ import annotations
@@ -32,12 +33,6 @@ from montones.views.common import actor_for, join_url, table_view
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
 HEARTBEAT = 15.0
-# The least time between two updates of one screen. A tap is on every screen at once; a burst of
-# taps (thirty players at the felt) costs each screen one update per gap, of the newest version,
-# rather than one per tap. Short, because a change that comes within the gap waits out the rest
-# of it: with 50 ms, bets placed one after another (tests/bench/live.py) reached the last screen
-# 20-25 ms later than with 20 ms, which measured no slower than no gap at all.
-MIN_GAP = 0.02
 SCREENS = ("phone", "tv", "host")
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {
@@ -59,7 +54,12 @@ _HTML_KEPT = 512
 
 
 def _known(code: str, at_least: int) -> SimpleNamespace | None:
-    """The newest table this process holds, if it is at ``at_least`` or newer."""
+    """The table this process holds for ``code`` at version ``at_least`` or newer, if any: the
+    one released to the streams when it is that version (so every stream shows the same one),
+    else the newest held."""
+    released = live.released(code)
+    if released is not None and released.version == at_least:
+        return released
     published = live.latest(code)
     with _lock:
         known = _tables.get(code)
@@ -147,6 +147,8 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
 def phone_shared(row, block: str, oob: bool) -> str | None:
     """A block every phone shows alike (the felt, the odds) at a table row's version, as the
     streams push it (rendered once); None for a block of the phone's own."""
+    if block not in (name for name, _template, _block in SHARED["phone"]):
+        return None
     table = live.snapshot(row)
     html = dict(_shared_blocks(table, "phone", str(get_locale()))).get(block)
     if html and oob:
@@ -234,23 +236,15 @@ def stream(code):
         yield "retry: 1500\n\n"
         live.publish(code, version)
         last, opened = seen, time.monotonic()
-        sent = opened - MIN_GAP
         while time.monotonic() - opened < max_seconds:
             timeout = HEARTBEAT
             if deadline is not None:
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
             current = live.wait(code, last, timeout)
             if current > last:
-                # A burst of changes: wait out the gap since this screen's last update, then
-                # send the newest version only.
-                gap = sent + MIN_GAP - time.monotonic()
-                if gap > 0:
-                    time.sleep(gap)
-                    current = live.wait(code, current - 1, 0)
                 table = _table(code, current)
                 last = table.version
                 deadline = service.clock_deadline(table)
-                sent = time.monotonic()
                 if screen == "host":
                     yield f"event: changed\ndata: {last}\n\n"
                     continue

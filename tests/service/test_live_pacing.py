@@ -1,0 +1,77 @@
+"""The pace at which new versions reach the live streams (montones/live.py), on real threads.
+
+The gaps are widened from their real values so that a slow test machine cannot make a
+publish land on the wrong side of one.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+import pytest
+
+from montones import live
+
+
+@pytest.fixture
+def gaps(monkeypatch):
+    monkeypatch.setattr(live, "MIN_GAP", 0.3)
+    monkeypatch.setattr(live, "MAX_GAP", 1.2)
+
+
+def fresh_code() -> str:
+    return "T" + secrets.token_hex(6)
+
+
+def test_a_change_on_a_quiet_table_goes_out_at_once(gaps):
+    code = fresh_code()
+    live.publish(code, 1)
+    assert live.wait(code, 0, timeout=0) == 1
+
+
+def test_a_burst_reaches_every_stream_as_one_release_of_its_newest_version(gaps):
+    code = fresh_code()
+    live.publish(code, 1)
+    seen: list[int] = []
+
+    def stream():
+        seen.append(live.wait(code, 1, timeout=5))
+
+    streams = [threading.Thread(target=stream) for _ in range(8)]
+    for t in streams:
+        t.start()
+    started = time.monotonic()
+    for version in (2, 3, 4):
+        live.publish(code, version)
+    assert live.wait(code, 1, timeout=0) == 1  # within the gap: nothing released yet
+    for t in streams:
+        t.join(5)
+    assert seen == [4] * 8  # versions 2 and 3 were never sent on their own
+    assert time.monotonic() - started >= 0.25
+
+
+def test_the_gap_widens_while_changes_keep_coming_and_narrows_when_they_stop(gaps):
+    code = fresh_code()
+    live.publish(code, 1)
+    live.publish(code, 2)
+    live.publish(code, 3)
+    assert live.wait(code, 1, timeout=5) == 3  # a release of two versions: the gap doubles
+    live.publish(code, 4)
+    assert live.wait(code, 3, timeout=0.45) == 3  # 0.3 s would have released it
+    assert live.wait(code, 3, timeout=5) == 4  # a release of one version: back to 0.3 s
+    live.publish(code, 5)
+    started = time.monotonic()
+    assert live.wait(code, 4, timeout=5) == 5
+    assert time.monotonic() - started < 0.45
+
+
+def test_the_released_table_is_the_one_its_writer_published(gaps):
+    code = fresh_code()
+    first, second = (type("Table", (), {"version": v})() for v in (1, 2))
+    live.publish(code, 1, first)
+    live.publish(code, 2, second)
+    assert live.released(code) is first  # the second waits for the next release
+    assert live.wait(code, 1, timeout=5) == 2
+    assert live.released(code) is second
