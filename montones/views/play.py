@@ -28,6 +28,10 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = "play/table.html"
 REGIONS = ["status", "felt", "odds", "bar"]
+# A phone's own regions: what an accepted tap answers with. The felt and the odds, the same for
+# every phone, reach the tapping phone by its stream like every other screen (rendered once per
+# version for all of them, not once more per tap); a refusal answers with every region.
+MINE = ["status", "bar"]
 RECALL = 12  # hands a phone can look back on
 
 # The modes of a tap on the felt, per game: which action it is, and whether it needs the stake.
@@ -91,7 +95,7 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = {"all": REGIONS, "mine": ["status", "bar"]}.get(region, [region])
+    blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
     return render_regions(
@@ -156,7 +160,7 @@ def act(code, kind):
         return render_template("play/missing.html", message=notice), status
     return render_regions(
         PAGE,
-        REGIONS,
+        REGIONS if notice else MINE,
         status=status,
         all_oob=True,
         prerendered=_shared(table),

@@ -129,6 +129,19 @@ def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[sub
     raise RuntimeError(f"gunicorn {app} did not start; see {folder}")
 
 
+def start_profile(pid: int | None, path: str, seconds: float) -> subprocess.Popen | None:
+    spy = Path(sys.executable).parent / "py-spy"
+    if pid is None or not spy.exists():
+        print(f"profile: py-spy not available (looked for {spy})")
+        return None
+    fmt = "raw" if not path.endswith(".svg") else "flamegraph"
+    return subprocess.Popen(
+        [str(spy), "record", "-d", str(int(seconds)), "-r", "250", "--nonblocking", "--gil",
+         "-f", fmt, "-o", path, "--pid", str(pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def stop(process: subprocess.Popen, grace: float = 5.0) -> None:
     """Terminate a server we started, then kill it (and its workers, by pid) if it lingers."""
     if process.poll() is not None:
@@ -409,6 +422,7 @@ class Screen:
         self.counter = counter
         self.count: int | None = None
         self.held = ""  # the HTML of the region we count, as last swapped
+        self.swapped = asyncio.Event()  # set on every swap of that region
         self.tracker: Tracker | None = None
         self.connected = asyncio.Event()
         self.fetch_task: asyncio.Task | None = None
@@ -450,6 +464,7 @@ class Screen:
             return
         self.count = count
         self.held = html
+        self.swapped.set()
         if self.tracker:
             self.tracker.update(self, t)
 
@@ -537,6 +552,29 @@ class Screen:
                 self.want_mine()
             self.awaited = None
         return r
+
+    async def until(self, shown, live: bool = True, timeout: float = 5.0) -> bool:
+        """Wait until the region this screen holds passes ``shown()``: pushed by its stream, or,
+        with no stream open (``live`` false), fetched. False if it does not within ``timeout``."""
+        end = time.perf_counter() + timeout
+        while not shown():
+            left = end - time.perf_counter()
+            if left <= 0:
+                return False
+            if not live:
+                await self.fetch(self.partial.replace("/p/all", "/p/felt"))
+                continue
+            self.swapped.clear()
+            try:
+                await asyncio.wait_for(self.swapped.wait(), left)
+            except TimeoutError:
+                return False
+        return True
+
+    async def reload(self) -> None:
+        """Load the whole page again, as a player would."""
+        r = await self.http.get(self.page_path)
+        self.swap(r.text, time.perf_counter())
 
     async def fetch_mine(self) -> None:
         while True:

@@ -24,7 +24,6 @@ import math
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -129,19 +128,6 @@ async def rounds(run, screens, tracker, place, bets, deadline, base=0):
             run.last_events.append(max(tracker.events.values()) - t0)
 
 
-def start_profile(pid: int | None, path: str, seconds: float) -> subprocess.Popen | None:
-    spy = Path(sys.executable).parent / "py-spy"
-    if pid is None or not spy.exists():
-        print(f"profile: py-spy not available (looked for {spy})")
-        return None
-    fmt = "raw" if not path.endswith(".svg") else "flamegraph"
-    return subprocess.Popen(
-        [str(spy), "record", "-d", str(int(seconds)), "-r", "250", "--nonblocking", "--gil",
-         "-f", fmt, "-o", path, "--pid", str(pid)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-
-
 async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile: str | None):
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-live-"))
     server, base = c.start_app(folder)
@@ -183,7 +169,7 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
         worker = c.worker_pid(server)
         cpu0, own0, wall0 = c.cpu_seconds(worker or 0), c.own_cpu_seconds(), time.perf_counter()
         if profile:
-            spy = start_profile(worker, profile, min(20, max(1, deadline - time.perf_counter())))
+            spy = c.start_profile(worker, profile, min(20, max(1, deadline - time.perf_counter())))
         await rounds(run, screens, tracker, place, bets, deadline, base_count)
         run.wall = time.perf_counter() - wall0
         run.server_cpu = c.cpu_seconds(worker or 0) - cpu0

@@ -3,10 +3,12 @@
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
 every player's phone hold a live stream and do what their page does on each event (swap the HTML
 an event carries; on a phone's ``mine``, fetch its own regions unless the answer to its own tap
-already showed that version: see ``common.Screen``). Each punter then loops as fast as it can,
-using only the HTML its last answer gave it: with no bet of its own on the felt it taps heap 1
-with 1 chip (the tap form's stage and nonce, the #intent values), else it withdraws its bet (the
-withdraw button's bet id, nonce and stage); its phone swaps each answer in.
+already showed that version: see ``common.Screen``). Each punter then loops as fast as it can
+on the felt its phone shows: with no bet of its own on it, it taps heap 1 with 1 chip (the tap
+form's stage and nonce, the #intent values), else it withdraws its bet (the withdraw button's bet
+id, nonce and stage). Its phone swaps the answer in (its own regions); the tap is done when the
+phone's felt, pushed by its stream like every screen's, shows it. An action's latency is its
+answer's; a tap that the felt has not shown 5 s later is not counted as completed.
 
 Baseline, in the same run, same server, same streams open, same concurrency, same time: GET
 /healthz (a trivial route). Errors: any 5xx, any connection error or timeout, any answer with
@@ -43,7 +45,7 @@ class Phase:
         self.kinds: Counter = Counter()
         self.errors: Counter = Counter()
         self.completed = 0
-        self.noops = 0  # 200 but nothing changed: the server took the nonce for a repeat
+        self.noops = 0  # 200, but the phone's felt never showed a change
         self.elapsed = float("nan")
         self.server_cpu = float("nan")
         self.client_cpu = float("nan")
@@ -63,8 +65,9 @@ class Phase:
         print(f"[{self.name}] errors: {sum(self.errors.values())} {dict(self.errors)}")
         if self.noops:
             print(
-                f"[{self.name}] {self.noops} answers were 200 but changed nothing (the server "
-                "took the form's nonce for a repeated tap), not counted as completed"
+                f"[{self.name}] {self.noops} answers were 200 but the phone's felt did not show "
+                "the change within 5 s (or the server took the form's nonce for a repeated "
+                "tap), not counted as completed"
             )
         print(
             f"[{self.name}] server worker CPU {self.server_cpu:.1f} s "
@@ -81,13 +84,13 @@ async def hammer(phase: Phase, actors, step, seconds: float, worker: int | None)
         while time.perf_counter() < end:
             t0 = time.perf_counter()
             try:
-                kind, r, took = await step(actor)
+                kind, r, answered, took = await step(actor)
             except c.httpx.HTTPError as e:
                 phase.latencies.append(time.perf_counter() - t0)
                 phase.errors[type(e).__name__] += 1
                 await asyncio.sleep(0.01)
                 continue
-            phase.latencies.append(time.perf_counter() - t0)
+            phase.latencies.append(answered)
             phase.status[r.status_code] += 1
             phase.kinds[kind] += 1
             if r.status_code >= 500:
@@ -159,24 +162,38 @@ async def main(args) -> dict:
         worker = c.worker_pid(server)
 
         async def trivial(p):
-            return "healthz", await p.http.get(route), True
+            t0 = time.perf_counter()
+            r = await p.http.get(route)
+            return "healthz", r, time.perf_counter() - t0, True
 
         async def step(p):
-            mine = c.own_bets(p.html, p.seat)
+            """One tap on what the player's phone shows; done when the phone's felt shows it."""
+            phone = phones[p]
+            mine = c.own_bets(phone.held, p.seat)
             if mine:
                 bet, fields = mine[-1]
-                r = await phones[p].action(p.act(code, "withdraw", **fields))
-                return "withdraw", r, bet not in dict(c.own_bets(r.text, p.seat))
-            form = c.tap_form(p.html, 1)
-            if form is None:  # what it holds has no tap form (an error page): reload, then tap
-                await p.page(f"/t/{code}")
-                form = c.tap_form(p.html, 1) or {"heap": 1}
-            r = await phones[p].action(p.act(code, "tap", **form, **INTENT))
-            return "bet", r, bool(c.own_bets(r.text, p.seat))
+                kind, request = "withdraw", p.act(code, "withdraw", **fields)
+                shown = lambda: bet not in dict(c.own_bets(phone.held, p.seat))  # noqa: E731
+            else:
+                form = c.tap_form(phone.held, 1)
+                if form is None:  # what it holds has no tap form (an error page): reload
+                    await phone.reload()
+                    form = c.tap_form(phone.held, 1) or {"heap": 1}
+                kind, request = "bet", p.act(code, "tap", **form, **INTENT)
+                shown = lambda: bool(c.own_bets(phone.held, p.seat))  # noqa: E731
+            t0 = time.perf_counter()
+            r = await phone.action(request)
+            answered = time.perf_counter() - t0
+            took = r.status_code == 200 and await phone.until(shown, live=not args.no_screens)
+            return kind, r, answered, took
 
         await hammer(out["baseline"], punters, trivial, args.seconds, worker)
         before = c.screen_totals(screens)
+        spy = c.start_profile(worker, args.profile, args.seconds) if args.profile else None
         await hammer(out["actions"], punters, step, args.seconds, worker)
+        if spy is not None:
+            spy.wait(timeout=30)
+            print(f"profile: written to {args.profile}")
         after = c.screen_totals(screens)
         out["screens"] = {k: after[k] - before.get(k, 0) for k in after}
         out["screen_errors"] = c.first_errors(screens)
@@ -203,6 +220,9 @@ if __name__ == "__main__":
         "--no-screens",
         action="store_true",
         help="diagnostic: no TV and no phone holds a live stream (what the actions alone cost)",
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="py-spy the app's worker during the actions"
     )
     args = parser.parse_args()
 

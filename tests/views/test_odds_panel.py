@@ -148,12 +148,17 @@ def test_the_coup_odds_are_a_fragment_for_htmx_and_the_page_otherwise(monte_nigh
     assert set(edges(page)) == {"layout", "top", "bottom"}
 
 
-def test_a_monte_tap_brings_the_coup_odds_out_of_band(monte_night):
-    response = monte_night.tap(monte_night.punters[0], "top", 5)
+def test_a_monte_tap_answers_with_my_regions_and_the_stream_brings_the_odds(monte_night):
+    """The odds and the felt are the same on every phone: the tapping phone gets them from its
+    stream, rendered once for all, and the answer to its tap holds its own regions only."""
+    punter = monte_night.punters[0]
+    response = monte_night.tap(punter, "top", 5)
     assert response.status_code == 200
     text = response.get_data(as_text=True)
-    assert '<div id="odds" hx-swap-oob="true"' in text
-    assert edges(response)["top"] == "no edge either way · 18 of 36 win"
+    assert 'id="status"' in text and 'id="bar"' in text
+    assert 'id="odds"' not in text and 'id="felt"' not in text
+    update = first_update(monte_night, punter)
+    assert "no edge either way · 18 of 36 win" in update
 
 
 def test_the_coup_odds_wait_for_the_bets(app):
