@@ -17,7 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from montones import history, live
 from montones.extensions import db
@@ -100,15 +101,55 @@ def get_table(code: str) -> GameTable:
     return table
 
 
-def player_by_token(table: GameTable, token: str | None) -> Player | None:
+@dataclass(frozen=True)
+class Seat:
+    """A seated player as the views need them: kept as read, whatever the session does next
+    (an action's write transaction begins with a rollback, which would make a row read again)."""
+
+    seat: str
+    name: str
+    rejoin_code: str
+
+
+def player_by_token(table: GameTable, token: str | None) -> Seat | None:
     if not token:
         return None
-    player = db.session.execute(
-        select(Player).where(Player.token_hash == _hash(token), Player.table_id == table.id)
-    ).scalar_one_or_none()
-    if player is None or table.state["players"].get(player.seat, {}).get("left"):
+    found = db.session.execute(
+        select(Player.seat, Player.name, Player.rejoin_code).where(
+            Player.token_hash == _hash(token), Player.table_id == table.id
+        )
+    ).first()
+    if found is None or table.state["players"].get(found.seat, {}).get("left"):
         return None
-    return player
+    return Seat(*found)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking at a table, and which game it plays."""
+
+    game: str
+    actor: Actor
+    seat: Seat | None
+
+
+def caller(code: str, token: str | None, secret: str | None) -> Caller:
+    """Who holds these credentials at table ``code``, read in one query without the table's
+    state: what an action needs before it takes the table's write lock, which reads the state
+    itself. A seat whose player has left is still returned; the action refuses them."""
+    found = db.session.execute(
+        select(GameTable.game, GameTable.host_hash, Player.seat, Player.name, Player.rejoin_code)
+        .outerjoin(
+            Player,
+            and_(Player.table_id == GameTable.id, Player.token_hash == _hash(token or "")),
+        )
+        .where(GameTable.code == (code or "").upper())
+    ).first()
+    if found is None:
+        raise NotFound("There is no table with that code.")
+    host = bool(secret) and secrets.compare_digest(_hash(secret), found.host_hash)
+    seat = Seat(found.seat, found.name, found.rejoin_code) if token and found.seat else None
+    return Caller(found.game, Actor(seat=seat.seat if seat else None, is_host=host), seat)
 
 
 def is_host(table: GameTable, secret: str | None) -> bool:
@@ -247,24 +288,49 @@ def _record(
     if issued:
         moves["house"] = -issued
     version = new_state["version"]
-    for account, amount in sorted(moves.items()):
-        db.session.add(
-            LedgerEntry(table_id=table.id, version=version, account=account, amount=amount)
+    # Written as plain INSERTs and UPDATE, not as objects for the session to track: an action
+    # is the hottest path there is, and nothing reads these rows back within it.
+    now = utcnow()
+    if moves:
+        db.session.execute(
+            _INSERT_LEDGER,
+            [
+                {
+                    "table_id": table.id,
+                    "version": version,
+                    "account": account,
+                    "amount": amount,
+                    "created_at": now,
+                }
+                for account, amount in sorted(moves.items())
+            ],
         )
-    db.session.add(
-        Action(
-            table_id=table.id,
-            version=version,
-            actor=actor,
-            kind=kind,
-            params=params,
-            events=events,
-            nonce=nonce,
-        )
+    db.session.execute(
+        _INSERT_ACTION,
+        {
+            "table_id": table.id,
+            "version": version,
+            "actor": actor,
+            "kind": kind,
+            "params": params,
+            "events": events,
+            "nonce": nonce,
+            "created_at": now,
+        },
     )
     history.record(table, table.state, new_state, events)
-    table.state = new_state
-    table.version = version
+    db.session.execute(_UPDATE_STATE, {"row": table.id, "state": new_state, "version": version})
+    set_committed_value(table, "state", new_state)
+    set_committed_value(table, "version", version)
+
+
+_INSERT_LEDGER = insert(LedgerEntry.__table__)
+_INSERT_ACTION = insert(Action.__table__)
+_UPDATE_STATE = (
+    update(GameTable.__table__)
+    .where(GameTable.__table__.c.id == bindparam("row"))
+    .values(state=bindparam("state"), version=bindparam("version"))
+)
 
 
 def _bump(state: dict) -> dict:
@@ -448,6 +514,11 @@ def act(
         spec = specs.get(kind)
         if spec is None:
             raise ServiceError("That is not something you can do at this table.")
+        if spec.role == "player":
+            if actor.seat is None or actor.seat not in table.state["players"]:
+                raise NotAllowed("Join the table first.")
+            if table.state["players"][actor.seat].get("left"):
+                raise NotAllowed("You are no longer at this table.")
         # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
         nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
         if nonce and _seen_nonce(table, nonce):
@@ -459,10 +530,6 @@ def act(
                 raise NotAllowed("Only the host can do that.")
             who = "host"
         else:
-            if actor.seat is None or actor.seat not in table.state["players"]:
-                raise NotAllowed("Join the table first.")
-            if table.state["players"][actor.seat].get("left"):
-                raise NotAllowed("You are no longer at this table.")
             if table.paused:
                 raise ServiceError("The host has paused the table.")
             who = actor.seat

@@ -28,6 +28,12 @@ def remember(kind: str, code: str, secret: str) -> None:
     session.permanent = True
 
 
+def credentials(code: str) -> tuple[str | None, str | None]:
+    """The seat token and the host secret this browser keeps for table ``code``."""
+    code = (code or "").upper()
+    return session.get("seats", {}).get(code), session.get("hosts", {}).get(code)
+
+
 def actor_for(table) -> tuple[service.Actor, object | None]:
     player = service.player_by_token(table, session.get("seats", {}).get(table.code))
     host = service.is_host(table, session.get("hosts", {}).get(table.code))

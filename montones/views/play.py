@@ -15,6 +15,7 @@ from montones.views.common import (
     ENGINES,
     actor_for,
     back_to,
+    credentials,
     int_field,
     join_url,
     refusal,
@@ -133,16 +134,18 @@ def verify(code, number):
 
 @bp.post("/a/<kind>")
 def act(code, kind):
-    table, actor, player = _seated(code)
+    # Who is asking, without reading the table's state: the action reads it under its lock.
+    asking = service.caller(code, *credentials(code))
+    actor, player = asking.actor, asking.seat
     notice, status = None, 200
     try:
         if player is None:
             raise service.NotAllowed(_("Join the table first."))
-        params = _params(table.game, kind)
+        params = _params(asking.game, kind)
         if kind == "tap":
             kind = params.pop("mode")
         table = service.act(
-            table.code,
+            code,
             actor,
             kind,
             params,
@@ -152,6 +155,8 @@ def act(code, kind):
     except service.ServiceError as error:
         notice, status = refusal(error), error.status
         table = service.get_table(code)
+    if player is not None and table.state["players"].get(player.seat, {}).get("left"):
+        player = None
     if not wants_fragment():
         if notice:
             flash(notice)

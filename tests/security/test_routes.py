@@ -95,6 +95,7 @@ def flash(message: str | None = None) -> Outcome:
 
 
 JOIN = refused(403, "Join the table first.")
+GONE = refused(403, "You are no longer at this table.")  # a seat the host kicked
 HOST = refused(403, "Only the host can do that.")
 BANK = refused(422, "Only the banker can do that.")
 NO_BET = refused(422, "The banker does not bet against the bank.")
@@ -194,7 +195,7 @@ MATRIX = [
     # Montones: nobody acts on a paused or ended table, nor after being sent away
     Row(M, "paused",    "/a/bet",            BET2,                                    (JOIN,     PAUSED,    PAUSED,    PAUSED,    JOIN)),
     Row(M, "ended",     "/a/sit_out",        {},                                      (JOIN,     ENDED,     ENDED,     ENDED,     JOIN)),
-    Row(M, "kicked",    "/a/bet",            BET2,                                    (JOIN,     JOIN,      OK,        NO_BET,    JOIN)),
+    Row(M, "kicked",    "/a/bet",            BET2,                                    (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
     # Montones: the host's routes
     Row(M, "auction",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      OK)),
     Row(M, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      OK)),
@@ -234,7 +235,7 @@ MATRIX = [
     Row(T, "betting",   "/a/resume",         {},                                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(T, "paused",    "/a/bet",            {"layout": "top", "amount": 3},          (JOIN,     PAUSED,    PAUSED,    PAUSED,    JOIN)),
     Row(T, "ended",     "/a/bet",            {"layout": "top", "amount": 3},          (JOIN,     ENDED,     ENDED,     ENDED,     JOIN)),
-    Row(T, "kicked",    "/a/bet",            {"layout": "top", "amount": 3},          (JOIN,     JOIN,      OK,        NO_BET,    JOIN)),
+    Row(T, "kicked",    "/a/bet",            {"layout": "top", "amount": 3},          (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
     # Monte: the host's routes
     Row(T, "seating",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(T, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      OK)),

@@ -36,6 +36,7 @@ from montones.models import GameTable
 from montones.rules import montones as engine
 
 JOIN_FIRST = "Join the table first."
+GONE = "You are no longer at this table."  # a seat the host kicked
 ONLY_BANKER = "Only the banker can do that."
 BANKER_NO_BET = "The banker does not bet against the bank."
 BANKER_NO_CHOICE = "The punters choose the banker's heap, never the banker."
@@ -135,7 +136,7 @@ def scene_pass(app):
         assert after["phase"] == "auction"  # Eva has not answered yet
 
     return Scene(
-        night, "pass", "Ben", {}, effect, wrong="Dan", wrong_status=403, wrong_message=JOIN_FIRST
+        night, "pass", "Ben", {}, effect, wrong="Dan", wrong_status=403, wrong_message=GONE
     )
 
 
@@ -405,7 +406,7 @@ def scene_sit_in(app):
         assert after["players"]["p3"]["sitting_out"] is False
 
     return Scene(
-        night, "sit_in", "Eva", {}, effect, wrong="Ben", wrong_status=403, wrong_message=JOIN_FIRST
+        night, "sit_in", "Eva", {}, effect, wrong="Ben", wrong_status=403, wrong_message=GONE
     )
 
 
@@ -1285,7 +1286,7 @@ def test_host_kick_returns_open_bets_and_the_chips_stay_on_the_ledger(app):
     # Ben's phone has lost its seat; the host page no longer lists him.
     assert night.page("Ben").status_code == 303
     response = night.do("Ben", "bet", heap=2, amount=5)
-    assert response.status_code == 403 and notice(response) == JOIN_FIRST
+    assert response.status_code == 403 and notice(response) == GONE
     host_page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert "<td>Ben" not in host_page and "<td>Eva" in host_page
     # Nor can his rejoin code bring him back.
