@@ -138,18 +138,28 @@ def caller(code: str, token: str | None, secret: str | None) -> Caller:
     state: what an action needs before it takes the table's write lock, which reads the state
     itself. A seat whose player has left is still returned; the action refuses them."""
     found = db.session.execute(
-        select(GameTable.game, GameTable.host_hash, Player.seat, Player.name, Player.rejoin_code)
-        .outerjoin(
-            Player,
-            and_(Player.table_id == GameTable.id, Player.token_hash == _hash(token or "")),
-        )
-        .where(GameTable.code == (code or "").upper())
+        _CALLER, {"code": (code or "").upper(), "token_hash": _hash(token or "")}
     ).first()
     if found is None:
         raise NotFound("There is no table with that code.")
     host = bool(secret) and secrets.compare_digest(_hash(secret), found.host_hash)
     seat = Seat(found.seat, found.name, found.rejoin_code) if token and found.seat else None
     return Caller(found.game, Actor(seat=seat.seat if seat else None, is_host=host), seat)
+
+
+# Built once: the statements every action runs (building one costs more than running it).
+_CALLER = (
+    select(GameTable.game, GameTable.host_hash, Player.seat, Player.name, Player.rejoin_code)
+    .outerjoin(
+        Player,
+        and_(Player.table_id == GameTable.id, Player.token_hash == bindparam("token_hash")),
+    )
+    .where(GameTable.code == bindparam("code"))
+)
+_LOCK = select(GameTable).where(GameTable.code == bindparam("code")).with_for_update()
+_NONCE = select(Action.id).where(
+    Action.table_id == bindparam("table_id"), Action.nonce == bindparam("nonce")
+)
 
 
 def is_host(table: GameTable, secret: str | None) -> bool:
@@ -254,9 +264,7 @@ def _writing():
 def _locked(code: str):
     """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
     with _writing():
-        table = db.session.execute(
-            select(GameTable).where(GameTable.code == (code or "").upper()).with_for_update()
-        ).scalar_one_or_none()
+        table = db.session.execute(_LOCK, {"code": (code or "").upper()}).scalar_one_or_none()
         if table is None:
             raise NotFound("There is no table with that code.")
         yield table
@@ -561,9 +569,7 @@ def _follow_up(table: GameTable) -> None:
 
 
 def _seen_nonce(table: GameTable, nonce: str) -> bool:
-    found = db.session.execute(
-        select(Action.id).where(Action.table_id == table.id, Action.nonce == nonce)
-    ).first()
+    found = db.session.execute(_NONCE, {"table_id": table.id, "nonce": nonce}).first()
     return found is not None
 
 
