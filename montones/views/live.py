@@ -48,7 +48,8 @@ SHARED = {
 _lock = threading.Lock()
 _loading: dict[str, threading.Lock] = {}  # code -> held by the one stream reading the table
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
-# (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes
+# (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes;
+# ("recent", code, stage, deck in play) -> the TV's last hands
 _html: OrderedDict[tuple, list | bytes] = OrderedDict()
 _HTML_KEPT = 512
 
@@ -99,10 +100,7 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
     with _lock:
         if key in _html:
             return _html[key]
-    recent = []
-    if screen == "tv":
-        recent = history.hands(table, limit=tv_views.RECENT)
-        db.session.remove()  # as in _table: a stream holds no connection while it waits
+    recent = _recent(table) if screen == "tv" else []
     with _lock:
         if key in _html:
             return _html[key]
@@ -125,6 +123,21 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
         while len(_html) > _HTML_KEPT:
             _html.popitem(last=False)
         return blocks
+
+
+def _recent(table: SimpleNamespace) -> list:
+    """The TV's last hands, read once per stage of the table and deck in play: a new hand is
+    recorded only by the action that settles one, which moves the table to another stage, and
+    what they show of a deck changes only when that deck is done."""
+    key = ("recent", table.code, service.stage(table.state), history.live_commitment(table))
+    with _lock:
+        found = _html.get(key)
+    if found is None:
+        found = history.hands(table, limit=tv_views.RECENT)
+        db.session.remove()  # as in _table: a stream holds no connection while it waits
+        with _lock:
+            _html[key] = found
+    return found
 
 
 def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
