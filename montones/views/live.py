@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -51,6 +52,7 @@ _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for e
 # (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes;
 # ("recent", code, stage, deck in play) -> the TV's last hands
 _html: OrderedDict[tuple, list | bytes] = OrderedDict()
+_rendering: dict[tuple, threading.Lock] = {}  # key of _html -> held by the one stream rendering it
 _HTML_KEPT = 512
 
 
@@ -95,15 +97,21 @@ def _table(code: str, at_least: int) -> SimpleNamespace:
 
 
 def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tuple[str, str]]:
-    """(event name, HTML) of what every screen of this kind shows at this version, rendered once."""
+    """(event name, HTML) of what every screen of this kind shows at this version, rendered once.
+
+    The first stream to want them renders them, and the streams that want the same wait for it;
+    streams of another kind (the phones while the TV's are rendered) do not.
+    """
     key = (table.code, table.version, screen, locale)
+    found = _html.get(key)
+    if found is not None:
+        return found
     with _lock:
-        if key in _html:
-            return _html[key]
-    recent = _recent(table) if screen == "tv" else []
-    with _lock:
-        if key in _html:
-            return _html[key]
+        rendering = _rendering.setdefault(key, threading.Lock())
+    with rendering:
+        with _lock:
+            if key in _html:
+                return _html[key]
         context = {
             "table": table,
             "v": table_view(table),
@@ -113,15 +121,17 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
             "oob": False,
             "tv": screen == "tv",
             "phone": screen == "phone",
-            "recent": recent,
+            "recent": _recent(table) if screen == "tv" else [],
         }
         blocks = [
             (name, render_block(template, block, **context))
             for name, template, block in SHARED[screen]
         ]
-        _html[key] = blocks
-        while len(_html) > _HTML_KEPT:
-            _html.popitem(last=False)
+        with _lock:
+            _html[key] = blocks
+            _rendering.pop(key, None)
+            while len(_html) > _HTML_KEPT:
+                _html.popitem(last=False)
         return blocks
 
 
@@ -143,8 +153,7 @@ def _recent(table: SimpleNamespace) -> list:
 def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
     """The same blocks as SSE events, built and encoded once for every stream."""
     key = ("events", table.code, table.version, screen, locale)
-    with _lock:
-        found = _html.get(key)
+    found = _html.get(key)  # a read needs no lock (one dict lookup): forty streams ask at once
     if found is not None:
         return found
     blocks = _shared_blocks(table, screen, locale)
@@ -169,9 +178,18 @@ def phone_shared(row, block: str, oob: bool) -> str | None:
     return html
 
 
-def _event(name: str, data: str) -> str:
-    lines = "".join(f"data: {line}\n" for line in data.replace("\r", "").split("\n"))
-    return f"event: {name}\n{lines}\n"
+_LINE_BREAKS = re.compile(r"[\r\n]+[ \t]*")
+
+
+def _event(name: str, html: str) -> str:
+    """One SSE event carrying a block of HTML on one ``data:`` line.
+
+    A line break and the indent after it are white space like a single space wherever our
+    blocks have them (between tags, in text and in attribute values; none holds a <pre> or a
+    <textarea>): a block of a few hundred lines would be that many ``data:`` lines for every
+    screen to take apart again.
+    """
+    return f"event: {name}\ndata: {_LINE_BREAKS.sub(' ', html).strip()}\n\n"
 
 
 def mine_tag(table, seat: str | None) -> str:
