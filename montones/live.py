@@ -27,14 +27,16 @@ from types import SimpleNamespace
 from sqlalchemy import text
 
 CHANNEL = "montones"
-# A change that comes within this time of the last release waits for the next one. Short:
-# bets placed one after another (tests/bench/live.py) reached the last screen 20-25 ms later
-# with 50 ms than with 20 ms, which measured no slower than no gap at all.
-MIN_GAP = 0.02
+# A change that comes within this time of the last release waits for the next one. Short: in
+# tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often
+# lands within the gap, and a gap of 20 ms pinned the time a bet took to reach every screen at
+# 20 ms (17 ms at its median with 5 ms).
+MIN_GAP = 0.005
 # The widest gap a steady burst of changes makes: thirty players tapping as fast as they can
-# (tests/bench/load.py) see their tap on the felt within this, while forty screens wake for
-# ten releases a second rather than for hundreds of versions.
-MAX_GAP = 0.1
+# (tests/bench/load.py) see their tap on the felt within this, while every screen gets twenty
+# updates a second rather than hundreds. With 100 ms, the players' wait for the felt held them
+# to 224 actions a second, with the server's worker 89% busy; with 50 ms, 239 at 98%.
+MAX_GAP = 0.05
 
 _lock = threading.Lock()
 _changed = threading.Condition(_lock)  # the streams wait on it
@@ -47,6 +49,7 @@ _last_release: dict[str, float] = {}  # table code -> when (monotonic)
 _gap: dict[str, float] = {}  # table code -> the gap before its next release
 _due: list[tuple[float, str]] = []  # (when, code): releases the pacer thread will make
 _pending: set[str] = set()  # codes with a release due
+_pokes = 0
 _pacer: threading.Thread | None = None
 _listener: threading.Thread | None = None
 _listener_lock = threading.Lock()
@@ -149,6 +152,36 @@ def wait(code: str, seen: int, timeout: float) -> int:
     with _changed:
         _changed.wait_for(lambda: _released.get(code, -1) > seen, timeout)
         return _released.get(code, seen)
+
+
+def released_version(code: str) -> int:
+    return _released.get(code, -1)
+
+
+def pokes() -> int:
+    """How many times :func:`poke` was called: pass it to :func:`wait_any`."""
+    return _pokes
+
+
+def poke() -> None:
+    """Wake :func:`wait_any` (a new screen to serve)."""
+    global _pokes
+    with _changed:
+        _pokes += 1
+        _changed.notify_all()
+
+
+def wait_any(versions: dict[str, int], timeout: float, pokes: int) -> None:
+    """Block until a table of ``versions`` is released past the version given for it, or
+    :func:`poke` has been called since :func:`pokes` gave ``pokes``, or ``timeout`` passes."""
+    with _changed:
+        _changed.wait_for(
+            lambda: (
+                _pokes != pokes
+                or any(_released.get(code, -1) > seen for code, seen in versions.items())
+            ),
+            timeout,
+        )
 
 
 def released(code: str) -> object | None:

@@ -13,20 +13,22 @@ catches up; in between it sends heartbeats, and it applies the cut timeout when 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
+import socket
 import threading
 import time
 from collections import OrderedDict
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from jinja2_fragments.flask import render_block
 
-from montones import history, live, service
+from montones import fanout, history, live, service
 from montones.extensions import db
 from montones.views import tv as tv_views
 from montones.views.common import actor_for, join_url, table_view
@@ -166,6 +168,57 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
         return _html[key]
 
 
+def _update(table, screen: str, seat: str | None, locale: str, tag: str | None):
+    """What brings a screen of this kind to ``table``'s version, as bytes to send, and the
+    seat's fingerprint after it (the stream sends ``mine`` when it changes)."""
+    if screen == "host":
+        return f"event: changed\ndata: {table.version}\n\n".encode(), tag
+    update = _shared_events(table, screen, locale)
+    if seat is not None:
+        mine = mine_tag(table, seat)
+        if mine != tag:
+            tag = mine
+            update += f"event: mine\ndata: {tag}\n\n".encode()
+    return update, tag
+
+
+# --- the fan-out thread's side (montones/fanout.py) ---------------------------------------------
+
+_fanout: fanout.Fanout | None = None
+_fanout_lock = threading.Lock()
+
+
+def _hub(app) -> fanout.Fanout:
+    """This process's fan-out thread, started by the first stream."""
+    global _fanout
+    with _fanout_lock:
+        if _fanout is None:
+            _fanout = fanout.Fanout(app.app_context, _fanout_update, _fanout_deadline, _fanout_tick)
+        return _fanout
+
+
+def _fanout_update(screen: fanout.Screen, code: str, released: int) -> tuple[bytes, int]:
+    table = _table(code, released)
+    about = screen.about
+    kind, locale = about["screen"], about["locale"]
+    if kind != "host" and ("events", table.code, table.version, kind, locale) not in _html:
+        # Rendered as for the screen's own request: its address (the links in the blocks) and
+        # its language.
+        with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
+            _shared_events(table, kind, locale)
+    data, about["tag"] = _update(table, kind, about["seat"], locale, about["tag"])
+    return data, table.version
+
+
+def _fanout_deadline(code: str) -> float | None:
+    return service.clock_deadline(_table(code, live.released_version(code)))
+
+
+def _fanout_tick(code: str) -> None:
+    service.tick(code)
+    db.session.remove()
+
+
 def phone_shared(row, block: str, oob: bool) -> str | None:
     """A block every phone shows alike (the felt, the odds) at a table row's version, as the
     streams push it (rendered once); None for a block of the phone's own."""
@@ -276,15 +329,7 @@ def stream(code):
                 table = _table(code, current)
                 last = table.version
                 deadline = service.clock_deadline(table)
-                if screen == "host":
-                    yield f"event: changed\ndata: {last}\n\n"
-                    continue
-                update = _shared_events(table, screen, locale)
-                if seat is not None:
-                    mine = mine_tag(table, seat)
-                    if mine != tag:
-                        tag = mine
-                        update += f"event: mine\ndata: {tag}\n\n".encode()
+                update, tag = _update(table, screen, seat, locale, tag)
                 yield update  # one write to the socket
             elif deadline is not None and time.time() >= deadline:
                 service.tick(code)
@@ -293,7 +338,29 @@ def stream(code):
             else:
                 yield ": heartbeat\n\n"
 
-    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None and current_app.config.get("LIVE_FANOUT", True):
+        # Under gunicorn: the fan-out thread writes this screen's updates to its socket.
+        about = {"screen": screen, "seat": seat, "locale": locale, "tag": tag}
+        about["base_url"] = request.host_url
+        chunked = request.environ.get("SERVER_PROTOCOL") != "HTTP/1.0"
+        hub = _hub(current_app._get_current_object())
+
+        def handed_over():
+            yield "retry: 1500\n\n"  # with the headers, through the server as usual
+            live.publish(code, version)
+            mine = fanout.Screen(sock, chunked, code, seen, **about)
+            hub.add(mine)
+            try:
+                mine.ended.wait(max_seconds)
+            finally:
+                if not hub.remove(mine):  # an update half written: end the connection
+                    with contextlib.suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
+
+        response = Response(handed_over(), mimetype="text/event-stream")
+    else:
+        response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
