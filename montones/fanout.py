@@ -20,6 +20,7 @@ import logging
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from montones import live
@@ -32,8 +33,11 @@ log = logging.getLogger(__name__)
 class Screen:
     """One open stream, as the fan-out sees it."""
 
-    def __init__(self, sock: socket.socket, chunked: bool, code: str, version: int, **about):
+    def __init__(
+        self, sock: socket.socket, chunked: bool, code: str, version: int, group=None, **about
+    ):
         self.sock = sock
+        self.group = group  # screens of one group get the same update (say, every phone)
         self.chunked = chunked  # HTTP/1.1: each write is one chunk of the response
         self.code = code
         self.version = version  # the newest version this screen was sent
@@ -126,6 +130,9 @@ class Fanout:
         waiting = {}
         for code, screens in tables.items():
             waiting[code] = released = live.released_version(code)
+            # The biggest group first: the phones' update is ready while the TV's is rendered.
+            sizes = Counter(screen.group for screen in screens)
+            screens.sort(key=lambda screen: -sizes[screen.group])
             for screen in screens:
                 if screen.version < released and not screen.outbox and not screen.ended.is_set():
                     data, screen.version = self._update(screen, code, released)

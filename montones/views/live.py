@@ -349,7 +349,7 @@ def stream(code):
         def handed_over():
             yield "retry: 1500\n\n"  # with the headers, through the server as usual
             live.publish(code, version)
-            mine = fanout.Screen(sock, chunked, code, seen, **about)
+            mine = fanout.Screen(sock, chunked, code, seen, group=(screen, locale), **about)
             hub.add(mine)
             try:
                 mine.ended.wait(max_seconds)
