@@ -156,6 +156,9 @@ _CALLER = (
     )
     .where(GameTable.code == bindparam("code"))
 )
+_SEAT = select(Player.seat, Player.name, Player.rejoin_code).where(
+    Player.table_id == bindparam("table_id"), Player.token_hash == bindparam("token_hash")
+)
 _LOCK = select(GameTable).where(GameTable.code == bindparam("code")).with_for_update()
 _NONCE = select(Action.id).where(
     Action.table_id == bindparam("table_id"), Action.nonce == bindparam("nonce")
@@ -518,41 +521,85 @@ def act(
 ) -> GameTable:
     """Run one action for ``actor`` on table ``code``; raise a :class:`ServiceError` if refused."""
     with _locked(code) as table:
-        specs = ACTIONS.get(table.game, {})
-        spec = specs.get(kind)
-        if spec is None:
-            raise ServiceError("That is not something you can do at this table.")
-        if spec.role == "player":
-            if actor.seat is None or actor.seat not in table.state["players"]:
-                raise NotAllowed("Join the table first.")
-            if table.state["players"][actor.seat].get("left"):
-                raise NotAllowed("You are no longer at this table.")
-        # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
-        nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
-        if nonce and _seen_nonce(table, nonce):
-            return table  # a double click: the first one already did it
-        if table.ended_at:
-            raise ServiceError("This table has ended.")
-        if spec.role == "host":
-            if not actor.is_host:
-                raise NotAllowed("Only the host can do that.")
-            who = "host"
-        else:
-            if table.paused:
-                raise ServiceError("The host has paused the table.")
-            who = actor.seat
-        if stage_seen is not None and stage_seen != stage(table.state):
-            raise Stale("The table moved on before your tap arrived: here it is now.")
-        missing = [name for name in spec.params if name not in params]
-        if missing:
-            raise ServiceError("Missing %(names)s.", names=", ".join(missing))
-        try:
-            new_state, events = spec.call(table.state, who, params, time.time())
-        except RulesError as error:
-            raise ServiceError(error.template, **error.params) from None
-        _record(table, new_state, events, who, kind, {k: params[k] for k in spec.params}, nonce)
-        _follow_up(table)
+        _act(table, actor, kind, params, stage_seen, nonce)
     return table
+
+
+def act_as(
+    code: str,
+    token: str | None,
+    secret: str | None,
+    asked: Callable[[str], tuple[str, dict[str, Any]]],
+    *,
+    stage_seen: str | None = None,
+    nonce: str | None = None,
+) -> tuple[GameTable, Caller]:
+    """Run the action a browser asked for with its credentials (its seat token, its host
+    secret); who is asking is read in the action's own transaction. ``asked(game)`` gives the
+    action's kind and params from the request, or refuses with a :class:`ServiceError`."""
+    with _locked(code) as table:
+        asking = _caller_at(table, token, secret)
+        if asking.seat is None:
+            raise NotAllowed("Join the table first.")
+        kind, params = asked(table.game)
+        _act(table, asking.actor, kind, params, stage_seen, nonce)
+    return table, asking
+
+
+def _caller_at(table: GameTable, token: str | None, secret: str | None) -> Caller:
+    found = (
+        db.session.execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)}).first()
+        if token
+        else None
+    )
+    seat = Seat(*found) if found else None
+    actor = Actor(seat=seat.seat if seat else None, is_host=is_host(table, secret))
+    return Caller(table.game, actor, seat)
+
+
+def _act(
+    table: GameTable,
+    actor: Actor,
+    kind: str,
+    params: dict[str, Any],
+    stage_seen: str | None,
+    nonce: str | None,
+) -> None:
+    """One action on a table held under its write lock."""
+    specs = ACTIONS.get(table.game, {})
+    spec = specs.get(kind)
+    if spec is None:
+        raise ServiceError("That is not something you can do at this table.")
+    if spec.role == "player":
+        if actor.seat is None or actor.seat not in table.state["players"]:
+            raise NotAllowed("Join the table first.")
+        if table.state["players"][actor.seat].get("left"):
+            raise NotAllowed("You are no longer at this table.")
+    # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
+    nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
+    if nonce and _seen_nonce(table, nonce):
+        return  # a double click: the first one already did it
+    if table.ended_at:
+        raise ServiceError("This table has ended.")
+    if spec.role == "host":
+        if not actor.is_host:
+            raise NotAllowed("Only the host can do that.")
+        who = "host"
+    else:
+        if table.paused:
+            raise ServiceError("The host has paused the table.")
+        who = actor.seat
+    if stage_seen is not None and stage_seen != stage(table.state):
+        raise Stale("The table moved on before your tap arrived: here it is now.")
+    missing = [name for name in spec.params if name not in params]
+    if missing:
+        raise ServiceError("Missing %(names)s.", names=", ".join(missing))
+    try:
+        new_state, events = spec.call(table.state, who, params, time.time())
+    except RulesError as error:
+        raise ServiceError(error.template, **error.params) from None
+    _record(table, new_state, events, who, kind, {k: params[k] for k in spec.params}, nonce)
+    _follow_up(table)
 
 
 def _follow_up(table: GameTable) -> None:

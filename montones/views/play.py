@@ -134,27 +134,22 @@ def verify(code, number):
 
 @bp.post("/a/<kind>")
 def act(code, kind):
-    # Who is asking, without reading the table's state: the action reads it under its lock.
-    asking = service.caller(code, *credentials(code))
-    actor, player = asking.actor, asking.seat
     notice, status = None, 200
     try:
-        if player is None:
-            raise service.NotAllowed(_("Join the table first."))
-        params = _params(asking.game, kind)
-        if kind == "tap":
-            kind = params.pop("mode")
-        table = service.act(
+        # Who is asking is read in the action's own transaction, and the form parsed there
+        # for the table's game: one transaction for the whole tap.
+        table, asking = service.act_as(
             code,
-            actor,
-            kind,
-            params,
+            *credentials(code),
+            lambda game: _asked(game, kind),
             stage_seen=request.form.get("stage") or None,
             nonce=request.form.get("nonce") or None,
         )
     except service.ServiceError as error:
         notice, status = refusal(error), error.status
         table = service.get_table(code)
+        asking = service.caller(code, *credentials(code))
+    player = asking.seat
     if player is not None and table.state["players"].get(player.seat, {}).get("left"):
         player = None
     if not wants_fragment():
@@ -171,6 +166,14 @@ def act(code, kind):
         prerendered=_shared(table),
         **_context(table, player, notice=notice),
     )
+
+
+def _asked(game: str, kind: str) -> tuple[str, dict]:
+    """The action a form asks for and its params (a tap's mode says which action it is)."""
+    params = _params(game, kind)
+    if kind == "tap":
+        kind = params.pop("mode")
+    return kind, params
 
 
 def _params(game: str, kind: str) -> dict:
