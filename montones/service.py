@@ -299,11 +299,12 @@ def _record(
     if issued:
         moves["house"] = -issued
     version = new_state["version"]
-    # Written as plain INSERTs and UPDATE, not as objects for the session to track: an action
-    # is the hottest path there is, and nothing reads these rows back within it.
-    now = utcnow()
+    # Written as plain INSERTs and UPDATE on the transaction's connection, not as objects for the
+    # session to track: an action is the hottest path there is, and nothing reads these rows
+    # back within it.
+    connection, now = db.session.connection(), utcnow()
     if moves:
-        db.session.execute(
+        connection.execute(
             _INSERT_LEDGER,
             [
                 {
@@ -316,7 +317,7 @@ def _record(
                 for account, amount in sorted(moves.items())
             ],
         )
-    db.session.execute(
+    connection.execute(
         _INSERT_ACTION,
         {
             "table_id": table.id,
@@ -330,7 +331,7 @@ def _record(
         },
     )
     history.record(table, table.state, new_state, events)
-    db.session.execute(_UPDATE_STATE, {"row": table.id, "state": new_state, "version": version})
+    connection.execute(_UPDATE_STATE, {"row": table.id, "state": new_state, "version": version})
     set_committed_value(table, "state", new_state)
     set_committed_value(table, "version", version)
 
@@ -548,7 +549,9 @@ def act_as(
 
 def _caller_at(table: GameTable, token: str | None, secret: str | None) -> Caller:
     found = (
-        db.session.execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)}).first()
+        db.session.connection()
+        .execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)})
+        .first()
         if token
         else None
     )
@@ -616,7 +619,7 @@ def _follow_up(table: GameTable) -> None:
 
 
 def _seen_nonce(table: GameTable, nonce: str) -> bool:
-    found = db.session.execute(_NONCE, {"table_id": table.id, "nonce": nonce}).first()
+    found = db.session.connection().execute(_NONCE, {"table_id": table.id, "nonce": nonce}).first()
     return found is not None
 
 
