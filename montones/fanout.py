@@ -9,8 +9,9 @@ forty threads woken to contend for the interpreter, which took longer than the w
 Writes never block: what a socket does not take at once (a phone asleep, a slow network) waits
 in that screen's own outbox, and the screen gets no newer update until its outbox is empty, then
 only the newest; so a screen that stops reading holds up no other and keeps at most one update
-waiting. The fan-out also sends the heartbeats and applies a table's clock when it falls due. Where there is no raw socket (the Flask test client, another server) the streams keep their
-own loop (:mod:`montones.views.live`).
+waiting. The fan-out also sends the heartbeats and applies a table's clock when it falls due.
+Where there is no raw socket (the Flask test client, another server) the streams keep their own
+loop (:mod:`montones.views.live`).
 """
 
 from __future__ import annotations
@@ -91,8 +92,15 @@ class Fanout:
         self._deadlines: dict[str, float | None] = {}
         self._released: dict[str, int] = {}  # the version each table's clock was read at
         self._lock = threading.Lock()
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="montones-fanout", daemon=True)
         self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread (the process ending does too)."""
+        self._closed = True
+        live.poke()
+        self._thread.join(5)
 
     def add(self, screen: Screen) -> None:
         screen.sock.setblocking(False)
@@ -116,7 +124,7 @@ class Fanout:
 
     def _run(self) -> None:
         with self._context():
-            while True:
+            while not self._closed:
                 try:
                     self._round()
                 except Exception:  # one bad round must not end every screen's updates
@@ -126,6 +134,8 @@ class Fanout:
     def _round(self) -> None:
         pokes = live.pokes()
         with self._lock:
+            for screens in self._screens.values():  # gone (their threads will remove them too)
+                screens[:] = [screen for screen in screens if not screen.ended.is_set()]
             tables = {code: list(s) for code, s in self._screens.items() if s}
         waiting = {}
         for code, screens in tables.items():
@@ -134,7 +144,7 @@ class Fanout:
             sizes = Counter(screen.group for screen in screens)
             screens.sort(key=lambda screen: -sizes[screen.group])
             for screen in screens:
-                if screen.version < released and not screen.outbox and not screen.ended.is_set():
+                if screen.version < released and not screen.outbox:
                     data, screen.version = self._update(screen, code, released)
                     if data:
                         screen.write(data)

@@ -9,6 +9,10 @@ streams at the pace :mod:`montones.live` releases them, the same version to ever
 same moment, so a burst of changes costs each screen one update per release. On connecting, a
 stream sends what changed since the version its page showed, so a screen that lost its stream
 catches up; in between it sends heartbeats, and it applies the cut timeout when it falls due.
+
+Under gunicorn a stream's own thread only opens it: the fan-out thread of the process
+(:mod:`montones.fanout`) writes its updates and heartbeats and applies the clock. Elsewhere (the
+Flask test client, another server) each stream does all that in its own loop here.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from montones.views.common import actor_for, join_url, table_view
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
-HEARTBEAT = 15.0
+HEARTBEAT = fanout.HEARTBEAT
 SCREENS = ("phone", "tv", "host")
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {
@@ -339,7 +343,7 @@ def stream(code):
                 yield ": heartbeat\n\n"
 
     sock = request.environ.get("gunicorn.socket")
-    if sock is not None and current_app.config.get("LIVE_FANOUT", True):
+    if sock is not None:
         # Under gunicorn: the fan-out thread writes this screen's updates to its socket.
         about = {"screen": screen, "seat": seat, "locale": locale, "tag": tag}
         about["base_url"] = request.host_url

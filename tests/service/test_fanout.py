@@ -4,6 +4,7 @@ screen that stops reading holds up no other screen."""
 from __future__ import annotations
 
 import contextlib
+import resource
 import secrets
 import socket
 import time
@@ -32,8 +33,27 @@ class Table:
         self.due = None
 
 
-def hub_for(table: Table) -> fanout.Fanout:
-    return fanout.Fanout(contextlib.nullcontext, table.update, table.deadline, table.tick)
+@pytest.fixture
+def hubs():
+    """Every fan-out a test starts, stopped after it: a thread left running would take the
+    rest of this test process's time."""
+    started: list[fanout.Fanout] = []
+    yield started
+    for hub in started:
+        hub.close()
+        assert not hub._thread.is_alive()
+
+
+@pytest.fixture
+def hub_for(hubs):
+    def start(table: Table, update=None) -> fanout.Fanout:
+        hub = fanout.Fanout(
+            contextlib.nullcontext, update or table.update, table.deadline, table.tick
+        )
+        hubs.append(hub)
+        return hub
+
+    return start
 
 
 def screen(table: Table, name: str, chunked: bool = True):
@@ -50,7 +70,7 @@ def read_until(sock: socket.socket, needle: bytes, limit: float = 5.0) -> bytes:
     return got
 
 
-def test_each_update_is_one_chunk_of_the_response_with_the_newest_version():
+def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(hub_for):
     table = Table()
     live.publish(table.code, 1)
     hub = hub_for(table)
@@ -63,7 +83,7 @@ def test_each_update_is_one_chunk_of_the_response_with_the_newest_version():
     assert hub.remove(tv)  # nothing half written: the response can end cleanly
 
 
-def test_without_chunked_framing_the_update_goes_as_it_is():
+def test_without_chunked_framing_the_update_goes_as_it_is(hub_for):
     table = Table()
     live.publish(table.code, 1)
     hub = hub_for(table)
@@ -73,7 +93,7 @@ def test_without_chunked_framing_the_update_goes_as_it_is():
     hub.remove(old)
 
 
-def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest():
+def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(hub_for):
     table = Table()
     big = b"x" * 200_000  # more than a socket takes unread
 
@@ -81,7 +101,7 @@ def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(
         return b"event: felt\ndata: v%d %s\n\n" % (released, big), released
 
     live.publish(table.code, 1)
-    hub = fanout.Fanout(contextlib.nullcontext, update, table.deadline, table.tick)
+    hub = hub_for(table, update)
     asleep, asleep_reader = screen(table, "asleep")
     awake, reader = screen(table, "awake")
     hub.add(asleep)
@@ -99,7 +119,7 @@ def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(
     hub.remove(awake)
 
 
-def test_the_clock_is_applied_once_when_it_falls_due():
+def test_the_clock_is_applied_once_when_it_falls_due(hub_for):
     table = Table()
     table.due = time.time() + 0.3
     live.publish(table.code, 1)
@@ -114,7 +134,7 @@ def test_the_clock_is_applied_once_when_it_falls_due():
     assert table.ticks == 1
 
 
-def test_an_idle_screen_gets_heartbeats(monkeypatch):
+def test_an_idle_screen_gets_heartbeats(monkeypatch, hub_for):
     monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
     table = Table()
     live.publish(table.code, 1)
@@ -128,3 +148,20 @@ def test_an_idle_screen_gets_heartbeats(monkeypatch):
 @pytest.fixture(autouse=True)
 def quick_release(monkeypatch):
     monkeypatch.setattr(live, "MIN_GAP", 0.0)
+
+
+def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(monkeypatch, hub_for):
+    monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
+    table = Table()
+    live.publish(table.code, 1)
+    hub = hub_for(table)
+    gone, reader = screen(table, "gone")
+    hub.add(gone)
+    read_until(reader, b"v1 gone")
+    reader.close()
+    assert gone.ended.wait(5)  # found gone at its next heartbeat
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    time.sleep(1.0)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+    assert used < 0.3, f"the fan-out kept the processor busy: {used:.2f} s in 1 s"
