@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from babel import Locale
-from flask import Flask, current_app, request, session
-from flask_babel import get_locale
+from flask import Flask, current_app, g, request, session
+from flask_babel import get_locale, get_translations
 
 from montones import live, models, security, views
 from montones.config import Config
@@ -49,6 +49,13 @@ def create_app(test_config=None):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     db.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _translations().ugettext(s),
+        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
+        pgettext=lambda c, s: _translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
     htmx.init_app(app)
     app.before_request(_remember_lang)
     # Each language is named in itself, for the switch in base.html.
@@ -62,6 +69,21 @@ def create_app(test_config=None):
     models.init_app(app)
     live.init_app(app)
     return app
+
+
+def _translations():
+    """The templates' translations, as Flask-Babel's, found once per request and language.
+
+    Flask-Babel looks them up again for every string (7 µs; a phone's answer asks for tens of
+    strings, and every tap gets one). Kept with the locale they are for: a render in another
+    language (``force_locale``) has another locale object and looks its own up.
+    """
+    locale = get_locale()
+    kept = g.get("_montones_translations")
+    if kept is None or kept[0] is not locale:
+        kept = (locale, get_translations())
+        g._montones_translations = kept
+    return kept[1]
 
 
 def _instance_secret_key(instance: Path) -> str:

@@ -186,3 +186,20 @@ def test_the_compiled_catalogue_is_the_catalogue():
     """A fresh clone works without a compile step: the committed .mo is the .po compiled."""
     with open(CATALOGUE / "messages.mo", "rb") as f:
         assert _pairs(read_mo(f)) == _pairs(_catalogue())
+
+
+def test_a_template_renders_in_the_language_forced_on_it_and_then_in_the_requests_again(app):
+    """The templates' translations are kept for the request (montones.factory._translations),
+    with the language they are for: a render in another language (the live fan-out renders the
+    blocks of every screen in that screen's language) gets its own, and the request's come back
+    after it."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert render_template_string("{{ _('Bet on it') }}") == "Apostar a él"
+        with force_locale("en"):
+            assert render_template_string("{{ _('Bet on it') }}") == "Bet on it"
+        assert render_template_string("{{ _('Bet on it') }}") == "Apostar a él"
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert render_template_string("{{ _('Bet on it') }}") == "Bet on it"
