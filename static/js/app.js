@@ -107,6 +107,14 @@
   var kept = {};
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
+    // My regions carry the version they were drawn at (data-v): an answer that comes back
+    // later than a newer one (a fetch started before my tap, answered after it) is not shown.
+    var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (target && incoming && target.dataset.v !== undefined && incoming.dataset &&
+        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < Number(target.dataset.v)) {
+      event.preventDefault();
+      return;
+    }
     if (target && target.id) { kept[target.id] = changedFields(target); }
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {

@@ -133,6 +133,30 @@ def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
 
 
+def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, server):
+    """A fetch of my regions started before my tap can be answered after my tap's answer: its
+    older #status and bar (data-v, the version they were drawn at) must not replace the newer."""
+    base, _process, _folder, _port = server
+    _host, _host_page, code = create_table(chromium, base)
+    ana = join(chromium, f"{base}/t/{code}/join", "Ana")
+    status = ana.locator("#status")
+    shown = int(status.get_attribute("data-v"))
+
+    def answer(version: int, text: str) -> None:
+        ana.evaluate(
+            """([v, text]) => htmx.swap(document.body,
+                `<section id="status" class="status" data-v="${v}" hx-swap-oob="true">${text}</section>`,
+                {swapStyle: "none"})""",
+            [version, text],
+        )
+
+    answer(shown - 1, "older")
+    expect(status).to_contain_text("Ana")
+    expect(status).not_to_contain_text("older")
+    answer(shown + 1, "newer")
+    expect(status).to_have_text("newer")
+
+
 def test_my_own_tap_needs_no_second_fetch_of_my_regions(chromium, server):
     """The answer to Ben's bet redraws his chips and his bar; the stream's "mine" that follows is
     about what he already shows, so his phone does not fetch it again. Ana's close changes his
