@@ -56,6 +56,11 @@ def hub_for(hubs):
     return start
 
 
+@pytest.fixture(autouse=True)
+def quick_release(monkeypatch):
+    monkeypatch.setattr(live, "MIN_GAP", 0.0)
+
+
 def screen(table: Table, name: str, chunked: bool = True):
     server_side, client_side = socket.socketpair()
     client_side.settimeout(5)
@@ -134,29 +139,25 @@ def test_the_clock_is_applied_once_when_it_falls_due(hub_for):
     assert table.ticks == 1
 
 
-def test_an_idle_screen_gets_heartbeats(monkeypatch, hub_for):
+def one_screen(monkeypatch, hub_for, name: str):
+    """A table with one screen on a fan-out whose heartbeats come every 0.2 s."""
     monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
     table = Table()
     live.publish(table.code, 1)
     hub = hub_for(table)
-    idle, reader = screen(table, "idle")
-    hub.add(idle)
+    one, reader = screen(table, name)
+    hub.add(one)
+    return hub, one, reader
+
+
+def test_an_idle_screen_gets_heartbeats(monkeypatch, hub_for):
+    hub, idle, reader = one_screen(monkeypatch, hub_for, "idle")
     assert b": heartbeat" in read_until(reader, b": heartbeat")
     hub.remove(idle)
 
 
-@pytest.fixture(autouse=True)
-def quick_release(monkeypatch):
-    monkeypatch.setattr(live, "MIN_GAP", 0.0)
-
-
 def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(monkeypatch, hub_for):
-    monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
-    table = Table()
-    live.publish(table.code, 1)
-    hub = hub_for(table)
-    gone, reader = screen(table, "gone")
-    hub.add(gone)
+    _hub, gone, reader = one_screen(monkeypatch, hub_for, "gone")
     read_until(reader, b"v1 gone")
     reader.close()
     assert gone.ended.wait(5)  # found gone at its next heartbeat
