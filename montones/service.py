@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from montones import history, live
@@ -112,50 +112,26 @@ class Seat:
 
 
 def player_by_token(table: GameTable, token: str | None) -> Seat | None:
+    """The seat this token holds at the table, if its player is still at it."""
+    seat = _seat_by_token(table, token)
+    if seat is None or table.state["players"].get(seat.seat, {}).get("left"):
+        return None
+    return seat
+
+
+def _seat_by_token(table: GameTable, token: str | None) -> Seat | None:
+    """The seat this token holds at the table, whether or not its player has left."""
     if not token:
         return None
-    found = db.session.execute(
-        select(Player.seat, Player.name, Player.rejoin_code).where(
-            Player.token_hash == _hash(token), Player.table_id == table.id
-        )
-    ).first()
-    if found is None or table.state["players"].get(found.seat, {}).get("left"):
-        return None
-    return Seat(*found)
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who is asking at a table, and which game it plays."""
-
-    game: str
-    actor: Actor
-    seat: Seat | None
-
-
-def caller(code: str, token: str | None, secret: str | None) -> Caller:
-    """Who holds these credentials at table ``code``, read in one query without the table's
-    state: what an action needs before it takes the table's write lock, which reads the state
-    itself. A seat whose player has left is still returned; the action refuses them."""
-    found = db.session.execute(
-        _CALLER, {"code": (code or "").upper(), "token_hash": _hash(token or "")}
-    ).first()
-    if found is None:
-        raise NotFound("There is no table with that code.")
-    host = bool(secret) and secrets.compare_digest(_hash(secret), found.host_hash)
-    seat = Seat(found.seat, found.name, found.rejoin_code) if token and found.seat else None
-    return Caller(found.game, Actor(seat=seat.seat if seat else None, is_host=host), seat)
+    found = (
+        db.session.connection()
+        .execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)})
+        .first()
+    )
+    return Seat(*found) if found else None
 
 
 # Built once: the statements every action runs (building one costs more than running it).
-_CALLER = (
-    select(GameTable.game, GameTable.host_hash, Player.seat, Player.name, Player.rejoin_code)
-    .outerjoin(
-        Player,
-        and_(Player.table_id == GameTable.id, Player.token_hash == bindparam("token_hash")),
-    )
-    .where(GameTable.code == bindparam("code"))
-)
 _SEAT = select(Player.seat, Player.name, Player.rejoin_code).where(
     Player.table_id == bindparam("table_id"), Player.token_hash == bindparam("token_hash")
 )
@@ -534,30 +510,19 @@ def act_as(
     *,
     stage_seen: str | None = None,
     nonce: str | None = None,
-) -> tuple[GameTable, Caller]:
+) -> tuple[GameTable, Seat]:
     """Run the action a browser asked for with its credentials (its seat token, its host
     secret); who is asking is read in the action's own transaction. ``asked(game)`` gives the
-    action's kind and params from the request, or refuses with a :class:`ServiceError`."""
+    action's kind and params from the request, or refuses with a :class:`ServiceError`.
+    Returns the table and the asker's seat."""
     with _locked(code) as table:
-        asking = _caller_at(table, token, secret)
-        if asking.seat is None:
+        seat = _seat_by_token(table, token)
+        if seat is None:
             raise NotAllowed("Join the table first.")
         kind, params = asked(table.game)
-        _act(table, asking.actor, kind, params, stage_seen, nonce)
-    return table, asking
-
-
-def _caller_at(table: GameTable, token: str | None, secret: str | None) -> Caller:
-    found = (
-        db.session.connection()
-        .execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)})
-        .first()
-        if token
-        else None
-    )
-    seat = Seat(*found) if found else None
-    actor = Actor(seat=seat.seat if seat else None, is_host=is_host(table, secret))
-    return Caller(table.game, actor, seat)
+        actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
+        _act(table, actor, kind, params, stage_seen, nonce)
+    return table, seat
 
 
 def _act(

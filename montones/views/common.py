@@ -34,9 +34,10 @@ def credentials(code: str) -> tuple[str | None, str | None]:
     return session.get("seats", {}).get(code), session.get("hosts", {}).get(code)
 
 
-def actor_for(table) -> tuple[service.Actor, object | None]:
-    player = service.player_by_token(table, session.get("seats", {}).get(table.code))
-    host = service.is_host(table, session.get("hosts", {}).get(table.code))
+def actor_for(table) -> tuple[service.Actor, service.Seat | None]:
+    token, secret = credentials(table.code)
+    player = service.player_by_token(table, token)
+    host = service.is_host(table, secret)
     return service.Actor(seat=player.seat if player else None, is_host=host), player
 
 

@@ -138,7 +138,7 @@ def act(code, kind):
     try:
         # Who is asking is read in the action's own transaction, and the form parsed there
         # for the table's game: one transaction for the whole tap.
-        table, asking = service.act_as(
+        table, player = service.act_as(
             code,
             *credentials(code),
             lambda game: _asked(game, kind),
@@ -148,8 +148,7 @@ def act(code, kind):
     except service.ServiceError as error:
         notice, status = refusal(error), error.status
         table = service.get_table(code)
-        asking = service.caller(code, *credentials(code))
-    player = asking.seat
+        _actor, player = actor_for(table)
     if player is not None and table.state["players"].get(player.seat, {}).get("left"):
         player = None
     if not wants_fragment():
