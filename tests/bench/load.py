@@ -219,7 +219,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-screens",
         action="store_true",
-        help="diagnostic: no TV and no phone holds a live stream (what the actions alone cost)",
+        help="diagnostic: no TV and no phone holds a live stream; each player fetches its felt "
+        "after each tap instead",
     )
     parser.add_argument(
         "--profile", metavar="FILE", help="py-spy the app's worker during the actions"
