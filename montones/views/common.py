@@ -15,6 +15,7 @@ from jinja2_fragments.flask import render_block
 
 from montones import service
 from montones.rules import monte, montones, odds
+from montones.rules.errors import Phrase
 
 ENGINES = {"montones": montones, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
@@ -41,18 +42,18 @@ def actor_for(table) -> tuple[service.Actor, service.Seat | None]:
     return service.Actor(seat=player.seat if player else None, is_host=host), player
 
 
-def int_field(source, name: str, label: str) -> int:
+def int_field(source, name: str, label: Phrase) -> int:
+    """A whole number from a form; ``label`` names the field in a refusal, translated only
+    where the refusal is shown (a tap's fields are read on every tap, and refused rarely)."""
     raw = (source.get(name) or "").strip()
     try:
         value = int(raw)
     except ValueError:
-        raise service.ServiceError(
-            _("%(label)s must be a whole number.", label=label)
-            if raw
-            else _("%(label)s is missing.", label=label)
-        ) from None
+        if not raw:
+            raise service.ServiceError("%(label)s is missing.", label=label) from None
+        raise service.ServiceError("%(label)s must be a whole number.", label=label) from None
     if abs(value) > MAX_NUMBER:
-        raise service.ServiceError(_("%(label)s is far too large.", label=label))
+        raise service.ServiceError("%(label)s is far too large.", label=label)
     return value
 
 

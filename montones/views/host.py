@@ -6,9 +6,9 @@ import json
 import secrets
 
 from flask import Blueprint, Response, abort, flash, render_template, request, session
-from flask_babel import gettext as _
 
 from montones import history, service
+from montones.rules.errors import Phrase
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -96,7 +96,7 @@ def act(code, kind):
             if kind in ("kick", "top_up"):
                 params["seat"] = request.form.get("seat", "")
             if kind == "top_up":
-                params["amount"] = int_field(request.form, "amount", _("The top-up"))
+                params["amount"] = int_field(request.form, "amount", Phrase("The top-up"))
             # A resent form (a double tap on "+") gives the chips once.
             service.act(table.code, actor, kind, params, nonce=request.form.get("nonce") or None)
     except service.ServiceError as error:

@@ -6,6 +6,7 @@ from flask import Blueprint, render_template, request, session
 from flask_babel import gettext as _
 
 from montones import service
+from montones.rules.errors import Phrase
 from montones.views.common import back_to, int_field, refusal, remember
 
 bp = Blueprint("lobby", __name__)
@@ -21,7 +22,7 @@ def create():
     form = request.form
     game = form.get("game", "montones")
     try:
-        chips = int_field(form, "chips", _("Starting chips"))
+        chips = int_field(form, "chips", Phrase("Starting chips"))
         settings = _settings(game, form)
         table, secret = service.create_table(game, form.get("name", ""), chips, settings)
     except service.ServiceError as error:
@@ -33,27 +34,27 @@ def create():
 
 def _settings(game: str, form) -> dict:
     if game == "montones":
-        low = int_field(form, "heaps_min", _("The fewest heaps"))
-        high = int_field(form, "heaps_max", _("The most heaps"))
+        low = int_field(form, "heaps_min", Phrase("The fewest heaps"))
+        high = int_field(form, "heaps_max", Phrase("The most heaps"))
         return {
-            "min_bet": int_field(form, "min_bet", _("The minimum bet")),
+            "min_bet": int_field(form, "min_bet", Phrase("The minimum bet")),
             "heap_counts": [low, high],
-            "tenure_minutes": int_field(form, "tenure", _("The bank's time")),
-            "cut_timeout": int_field(form, "cut_timeout", _("The time to cut")),
+            "tenure_minutes": int_field(form, "tenure", Phrase("The bank's time")),
+            "cut_timeout": int_field(form, "cut_timeout", Phrase("The time to cut")),
         }
     if game == "monte":
         short = (form.get("short_bank") or "").strip()
         return {
-            "bank_size": int_field(form, "bank_size", _("The bank")),
-            "min_bet": int_field(form, "min_bet", _("The minimum bet")),
-            "max_bet": int_field(form, "max_bet", _("The maximum bet")),
-            "banks_each": int_field(form, "banks_each", _("Banks for each player")),
+            "bank_size": int_field(form, "bank_size", Phrase("The bank")),
+            "min_bet": int_field(form, "min_bet", Phrase("The minimum bet")),
+            "max_bet": int_field(form, "max_bet", Phrase("The maximum bet")),
+            "banks_each": int_field(form, "banks_each", Phrase("Banks for each player")),
             "two_card": form.get("two_card") == "on",
             "generous": form.get("generous") == "on",
-            "short_bank": int_field(form, "short_bank", _("A short bank")) if short else None,
+            "short_bank": int_field(form, "short_bank", Phrase("A short bank")) if short else None,
             "private_circle": form.get("private_circle") == "on",
             **(
-                {"cut_timeout": int_field(form, "cut_timeout", _("The time to cut"))}
+                {"cut_timeout": int_field(form, "cut_timeout", Phrase("The time to cut"))}
                 if (form.get("cut_timeout") or "").strip()
                 else {}
             ),

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import gettext as _
 
 from montones import chart, history, security, service
+from montones.rules.errors import Phrase
 from montones.views import live as live_views
 from montones.views.common import (
     ENGINES,
@@ -55,7 +56,6 @@ def _context(table, player, **extra):
         "custom": request.values.get("custom", ""),
         "player": player,
         "mine_tag": live_views.mine_tag(table, player.seat) if player else "",
-        "join_url": join_url(table),
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
@@ -185,35 +185,35 @@ def _params(game: str, kind: str) -> dict:
         if game == "monte":
             params = {"mode": mode, "layout": _layout(form)}
         else:
-            params = {"mode": mode, "heap": int_field(form, "heap", _("The heap"))}
+            params = {"mode": mode, "heap": int_field(form, "heap", Phrase("The heap"))}
         if modes[mode]:
             # A typed amount wins over the quick chip that is still selected.
             field = "custom" if (form.get("custom") or "").strip() else "amount"
-            params["amount"] = int_field(form, field, _("The amount"))
+            params["amount"] = int_field(form, field, Phrase("The amount"))
         return params
     if game == "monte":
         return _monte_params(kind, form)
     fields = {
-        "offer": {"amount": _("The offer")},
-        "cut": {"position": _("The cut")},
-        "heaps": {"count": _("The number of heaps")},
-        "bet": {"heap": _("The heap"), "amount": _("The amount")},
-        "against": {"heap": _("The heap"), "amount": _("The amount")},
-        "declare": {"heap": _("The heap")},
-        "choose": {"heap": _("The heap")},
-        "withdraw": {"bet": _("The bet")},
-        "keep": {"heap": _("The heap")},
-        "abona": {"amount": _("The new bank")},
+        "offer": {"amount": Phrase("The offer")},
+        "cut": {"position": Phrase("The cut")},
+        "heaps": {"count": Phrase("The number of heaps")},
+        "bet": {"heap": Phrase("The heap"), "amount": Phrase("The amount")},
+        "against": {"heap": Phrase("The heap"), "amount": Phrase("The amount")},
+        "declare": {"heap": Phrase("The heap")},
+        "choose": {"heap": Phrase("The heap")},
+        "withdraw": {"bet": Phrase("The bet")},
+        "keep": {"heap": Phrase("The heap")},
+        "abona": {"amount": Phrase("The new bank")},
     }.get(kind, {})
     return {name: int_field(form, name, label) for name, label in fields.items()}
 
 
 def _monte_params(kind: str, form) -> dict:
     fields = {
-        "bank": {"amount": _("The bank")},
-        "cut": {"position": _("The cut")},
-        "bet": {"amount": _("The amount")},
-        "withdraw": {"bet": _("The bet")},
+        "bank": {"amount": Phrase("The bank")},
+        "cut": {"position": Phrase("The cut")},
+        "bet": {"amount": Phrase("The amount")},
+        "withdraw": {"bet": Phrase("The bet")},
     }.get(kind, {})
     params = {name: int_field(form, name, label) for name, label in fields.items()}
     if kind == "bet":

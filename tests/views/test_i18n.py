@@ -91,6 +91,16 @@ def test_a_refusal_without_htmx_is_flashed_in_spanish(betting):
     assert flashed(page) == "La banca tiene 20: lo máximo que puedes apostar es 20."
 
 
+def test_a_field_that_is_not_a_number_is_named_in_the_phones_language(betting):
+    """A form's field is named in the refusal in the phone's language: the label is kept in
+    English until the refusal is shown, like every word a refusal is built from."""
+    spanish = bet(betting, "Ben", SPANISH, heap=1, amount="two")
+    english = bet(betting, "Eva", ENGLISH, heap=1, amount="")
+    assert spanish.status_code == english.status_code == 422
+    assert notice(spanish) == "La cantidad: tiene que ser un número entero."
+    assert notice(english) == "The amount is missing."
+
+
 def test_a_setting_the_rules_refuse_is_named_in_spanish_in_the_lobby(client):
     form = {
         "csrf_token": fresh_token(client),
