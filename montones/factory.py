@@ -7,6 +7,7 @@ from pathlib import Path
 
 from babel import Locale
 from flask import Flask, current_app, g, request, session
+from flask.templating import Environment
 from flask_babel import get_locale, get_translations
 
 from montones import live, models, security, views
@@ -17,6 +18,25 @@ from montones.extensions import babel, db, htmx
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+class Templates(Environment):
+    """Flask's Jinja environment, with ``a.b`` on a plain dict found as the key first.
+
+    The views hand the templates the rules' views: dicts, nested. Jinja tries ``a.b`` as an
+    attribute first and the key after the AttributeError, and an exception per lookup was a
+    fifth of a phone felt's render and a third of the TV's. A key named like a dict method
+    (``items``, ``get``) now gives the key's value; no view has such a key, and the templates
+    call those methods only on dicts without one.
+    """
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def create_app(test_config=None):
     """Create the app; ``test_config`` (a config class or a mapping) is applied over ``Config``."""
     app = Flask(
@@ -25,6 +45,7 @@ def create_app(test_config=None):
         template_folder=str(REPO_ROOT / "templates"),
         static_folder=str(REPO_ROOT / "static"),
     )
+    app.jinja_environment = Templates
     app.config.from_object(Config)
     if isinstance(test_config, Mapping):
         app.config.from_mapping(test_config)

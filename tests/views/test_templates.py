@@ -1,0 +1,23 @@
+"""The templates' environment: ``a.b`` on a plain dict is the key first (factory.Templates)."""
+
+from types import SimpleNamespace
+
+
+def render(app, source: str, **context) -> str:
+    with app.test_request_context("/"):
+        return app.jinja_env.from_string(source).render(**context)
+
+
+def test_a_dicts_key_is_found_by_dot_and_a_missing_one_is_undefined(app):
+    assert render(
+        app, "{{ v.me.chips }}|{{ v.nope }}|{{ v.nope is defined }}", v={"me": {"chips": 7}}
+    ) == ("7||False")
+
+
+def test_a_key_named_like_a_dict_method_gives_its_value(app):
+    assert render(app, "{{ d.items }}", d={"items": 3}) == "3"
+
+
+def test_dict_methods_and_attributes_of_other_objects_still_work(app):
+    source = "{% for k, x in d.items() %}{{ k }}={{ x }}{% endfor %}|{{ d.get('a') }}|{{ o.a }}"
+    assert render(app, source, d={"a": 1}, o=SimpleNamespace(a=2)) == "a=1|1|2"
