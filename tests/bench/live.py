@@ -207,7 +207,7 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
 async def bench_bare(run: Run, clients: int, bets: int, deadline: float):
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-bare-"))
     server, base = c.start_gunicorn("bare_sse:app", folder)
-    screens, publisher = [], c.client(base)
+    screens, publisher = [], c.Wire(base)
     try:
         screens = [
             c.Screen(f"s{i}", c.client(base), stream="/stream", counter=seq_counter)
@@ -220,7 +220,7 @@ async def bench_bare(run: Run, clients: int, bets: int, deadline: float):
         tracker = c.Tracker(screens)
 
         async def place(k: int) -> int:
-            return (await publisher.post("/publish")).status_code
+            return (await publisher.post("/publish", {})).status_code
 
         worker = c.worker_pid(server)
         cpu0, own0, wall0 = c.cpu_seconds(worker or 0), c.own_cpu_seconds(), time.perf_counter()
@@ -233,7 +233,7 @@ async def bench_bare(run: Run, clients: int, bets: int, deadline: float):
     finally:
         await asyncio.gather(*(s.close() for s in screens))
         await asyncio.gather(*(s.http.aclose() for s in screens))
-        await publisher.aclose()
+        publisher.close()
         c.stop(server)
         shutil.rmtree(folder, ignore_errors=True)
 

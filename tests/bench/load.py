@@ -163,7 +163,7 @@ async def main(args) -> dict:
 
         async def trivial(p):
             t0 = time.perf_counter()
-            r = await p.http.get(route)
+            r = await p.wire.get(route)
             return "healthz", r, time.perf_counter() - t0, True
 
         async def step(p):
