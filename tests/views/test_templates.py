@@ -1,6 +1,9 @@
-"""The templates' environment: ``a.b`` on a plain dict is the key first (factory.Templates)."""
+"""What rendered HTML goes through: the templates' environment (``a.b`` on a plain dict is the
+key first, factory.Templates) and the one-line SSE event a block is sent in (views.live)."""
 
 from types import SimpleNamespace
+
+from montones.views.live import _event
 
 
 def render(app, source: str, **context) -> str:
@@ -21,3 +24,11 @@ def test_a_key_named_like_a_dict_method_gives_its_value(app):
 def test_dict_methods_and_attributes_of_other_objects_still_work(app):
     source = "{% for k, x in d.items() %}{{ k }}={{ x }}{% endfor %}|{{ d.get('a') }}|{{ o.a }}"
     assert render(app, source, d={"a": 1}, o=SimpleNamespace(a=2)) == "a=1|1|2"
+
+
+def test_a_block_goes_out_as_one_data_line_whatever_its_line_breaks():
+    html = '<ul id="felt">\r\n  <li>a</li>\r\t<li\n\n   class="b">b</li>\n</ul>\n'
+    assert (
+        _event("felt", html)
+        == 'event: felt\ndata: <ul id="felt"> <li>a</li> <li class="b">b</li> </ul>\n\n'
+    )
