@@ -268,26 +268,27 @@ def personal_digest(state: dict, seat: str | None) -> str:
     When it changes, the phone fetches them again. The other players and their bets are left
     out: a bet placed by someone else changes the felt, pushed to everyone, not my chips or my
     choices (in Monte the room left under the bank does change, and so every phone's stakes).
-    Read off the state directly; what is the same for every seat is written once per state.
+    Read off the state directly; what is the same for every seat is worked out once per state
+    (each release asks for every phone's).
     """
-    hand = state.get("hand") or state.get("coup") or {}
-    mine = [b for b in hand.get("bets", []) if b["player"] == seat]
-    me = json.dumps([state["players"].get(seat), mine], sort_keys=True, default=str)
-    return f"{_common_digest(state, hand)}\n{me}"
+    common, bets = _per_state(state)
+    me = json.dumps([state["players"].get(seat), bets.get(seat, [])], sort_keys=True, default=str)
+    return f"{common}\n{me}"
 
 
-_common: OrderedDict[int, tuple[dict, str]] = OrderedDict()  # id(state) -> (state, digest)
+_common: OrderedDict[int, tuple] = OrderedDict()  # id(state) -> (state, digest, bets by seat)
 
 
-def _common_digest(state: dict, hand: dict) -> str:
-    """The part of every seat's digest that does not depend on the seat, once per state.
+def _per_state(state: dict) -> tuple[str, dict[str, list]]:
+    """The fingerprint of what every seat's regions show alike, and each seat's bets.
 
     Keyed by the state object (kept alive in the entry, so its id is not reused): a stored
     state is never changed in place.
     """
     found = _common.get(id(state))
     if found is not None and found[0] is state:
-        return found[1]
+        return found[1], found[2]
+    hand = state.get("hand") or state.get("coup") or {}
     bets = hand.get("bets", [])
     parts = {
         "table": {
@@ -299,12 +300,16 @@ def _common_digest(state: dict, hand: dict) -> str:
         "heaps": [len(h) for h in hand.get("heaps", [])],
         "on_table": sum(b["amount"] or 0 for b in bets) if state["game"] == "monte" else None,
     }
-    digest = json.dumps(parts, sort_keys=True, default=str)
+    drawn = json.dumps(parts, sort_keys=True, default=str)
+    digest = hashlib.blake2b(drawn.encode(), digest_size=16).hexdigest()
+    by_seat: dict[str, list] = {}
+    for bet in bets:
+        by_seat.setdefault(bet["player"], []).append(bet)
     with _lock:
-        _common[id(state)] = (state, digest)
+        _common[id(state)] = (state, digest, by_seat)
         while len(_common) > 64:
             _common.popitem(last=False)
-    return digest
+    return digest, by_seat
 
 
 @bp.get("/stream")
