@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import secrets
 
 import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import chart, history, security, service
@@ -47,9 +50,10 @@ TAP_MODES = {
 def _context(table, player, **extra):
     view = table_view(table, player.seat if player else None)
     mode = request.values.get("mode", "bet")
-    return {
+    context = {
         "table": table,
         "v": view,
+        "bar": _bar_view(table.game, view) if player else None,
         "stage": service.stage(table.state),
         "mode": mode if mode in TAP_MODES[table.game] else "bet",
         "stake": request.values.get("amount", ""),
@@ -59,8 +63,64 @@ def _context(table, player, **extra):
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
+        "notice": None,
         **extra,
     }
+    context["bar_tag"] = _bar_tag(context) if player else ""
+    return context
+
+
+def _bar_view(game: str, v: dict) -> dict:
+    """What a phone's action bar is drawn from, and nothing more: the bar template is given
+    this as its ``v``, so what it shows cannot depend on anything left out here (a key it
+    reads that is not here is undefined, and the view tests see the bar come out wrong)."""
+    me = v["me"] or {}
+    if game == "montones":
+        bank, can = v["bank"], me.get("can", [])
+        return {
+            "phase": v["phase"],
+            # My chips only where the bar shows them (the most I can offer or put up): while
+            # I bet it shows the most I can stake, so my own bets leave the bar as it was.
+            "me": {
+                "can": can,
+                "chips": me.get("chips") if "offer" in can or "abona" in can else None,
+                "offer": me.get("offer"),
+            },
+            "top": min(bank["amount"], me.get("chips", 0)) if bank else None,
+            "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
+            "bank_heap": v["bank_heap"],
+            "cutter_name": v["cutter_name"],
+            "heaps": [{"number": h["number"], "size": h["size"]} for h in v["heaps"]],
+            "settings": {key: v["settings"][key] for key in ("heap_counts", "min_bet")},
+        }
+    return {
+        "phase": v["phase"],
+        "me": {key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most")},
+        **{key: v[key] for key in ("bank", "banker_name", "cutter_name", "deck", "on_table")},
+        "room": v["room"],
+        "settings": {key: v["settings"][key] for key in ("min_bet", "max_bet")},
+    }
+
+
+def _bar_tag(context: dict) -> str:
+    """A fingerprint of everything the action bar is drawn from but its forms' nonces (and the
+    version it is marked with). The bar's intent form carries it, so a tap says which bar its
+    phone shows: when that is the bar the tap's answer would draw, the answer leaves it out and
+    the phone keeps its own (a tap on the felt seldom changes the bar)."""
+    drawn = [
+        context["bar"],
+        context["table"].code,
+        context["stage"],
+        context["mode"],
+        context["stake"],
+        context["custom"],
+        context["notice"],
+        context["player"].rejoin_code,
+        security.csrf_token(),
+        str(get_locale()),
+    ]
+    encoded = json.dumps(drawn, sort_keys=True, default=str).encode()
+    return hashlib.blake2b(encoded, digest_size=8).hexdigest()
 
 
 def _shared(table):
@@ -99,12 +159,15 @@ def region(code, region):
     blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
+    context = _context(table, player)
+    if region == "mine" and request.values.get("bar") == context["bar_tag"]:
+        blocks = ["status"]  # the phone already shows this bar (its #intent sent the tag)
     return render_regions(
         PAGE,
         blocks,
         all_oob=region in ("all", "mine"),
         prerendered=_shared(table),
-        **_context(table, player),
+        **context,
     )
 
 
@@ -157,13 +220,12 @@ def act(code, kind):
         return back_to("play.page", code=table.code)
     if player is None:
         return render_template("play/missing.html", message=notice), status
+    context = _context(table, player, notice=notice)
+    blocks = REGIONS if notice else MINE
+    if not notice and request.form.get("bar") == context["bar_tag"]:
+        blocks = ["status"]  # the phone already shows this bar
     return render_regions(
-        PAGE,
-        REGIONS if notice else MINE,
-        status=status,
-        all_oob=True,
-        prerendered=_shared(table),
-        **_context(table, player, notice=notice),
+        PAGE, blocks, status=status, all_oob=True, prerendered=_shared(table), **context
     )
 
 

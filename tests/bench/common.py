@@ -37,6 +37,7 @@ HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
 STATUS_TAG_RE = re.compile(r'<section id="status"[^>]*\sdata-mine="([^"]*)"')  # see app.js
+BAR_TAG_RE = re.compile(r'<input type="hidden" name="bar" value="([^"]*)">')  # in #intent
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
@@ -530,6 +531,9 @@ class Screen:
         self.stream_path = stream
         self.partial = partial
         self.params = params
+        # What the page's #intent form holds, sent with its taps and its fetches of its own
+        # regions (hx-include): the given values and the tag of the bar it shows.
+        self.intent = dict(params or {})
         self.token = token
         self.counter = counter
         self.count: int | None = None
@@ -571,6 +575,8 @@ class Screen:
     def swap(self, html: str, t: float, region: str | None = None) -> None:
         if region is None and (found := STATUS_TAG_RE.search(html)):
             self.shown_tag = found.group(1)
+        if region is None and self.params is not None and (found := BAR_TAG_RE.search(html)):
+            self.intent["bar"] = found.group(1)
         count = self.counter(html, region)
         if count is None:
             return
@@ -722,7 +728,7 @@ class Screen:
             headers["X-CSRF-Token"] = self.token
         self.stats["fetches"] += 1  # started ("aborted" also counts some never started)
         try:
-            r = await self.http.get(path or self.partial, params=self.params, headers=headers)
+            r = await self.http.get(path or self.partial, params=self.intent, headers=headers)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001

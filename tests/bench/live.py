@@ -163,7 +163,7 @@ async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile:
             if form is None:  # no tap form in what the phone holds: the plain bet action
                 r = await phone.action(punter.act(code, "bet", heap=1, amount=1))
             else:
-                r = await phone.action(punter.act(code, "tap", **form, **INTENT))
+                r = await phone.action(punter.act(code, "tap", **form, **phone.intent))
             return r.status_code  # the tap's answer swapped in, out of band
 
         worker = c.worker_pid(server)

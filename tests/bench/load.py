@@ -6,7 +6,8 @@ an event carries; on a phone's ``mine``, fetch its own regions unless the answer
 already showed that version: see ``common.Screen``). Each punter then loops as fast as it can
 on the felt its phone shows: with no bet of its own on it, it taps heap 1 with 1 chip (the tap
 form's stage and nonce, the #intent values), else it withdraws its bet (the withdraw button's bet
-id, nonce and stage). Its phone swaps the answer in (its own regions); the tap is done when the
+id, nonce and stage, and the #intent values, which the felt includes). The #intent values carry
+the tag of the bar the phone shows, as the page's do. Its phone swaps the answer in (its own regions); the tap is done when the
 phone's felt, pushed by its stream like every screen's, shows it. An action's latency is its
 answer's; a tap that the felt has not shown 5 s later is not counted as completed.
 
@@ -172,14 +173,14 @@ async def main(args) -> dict:
             mine = c.own_bets(phone.held, p.seat)
             if mine:
                 bet, fields = mine[-1]
-                kind, request = "withdraw", p.act(code, "withdraw", **fields)
+                kind, request = "withdraw", p.act(code, "withdraw", **fields, **phone.intent)
                 shown = lambda: bet not in dict(c.own_bets(phone.held, p.seat))  # noqa: E731
             else:
                 form = c.tap_form(phone.held, 1)
                 if form is None:  # what it holds has no tap form (an error page): reload
                     await phone.reload()
                     form = c.tap_form(phone.held, 1) or {"heap": 1}
-                kind, request = "bet", p.act(code, "tap", **form, **INTENT)
+                kind, request = "bet", p.act(code, "tap", **form, **phone.intent)
                 shown = lambda: bool(c.own_bets(phone.held, p.seat))  # noqa: E731
             t0 = time.perf_counter()
             r = await phone.action(request)
