@@ -7,11 +7,11 @@ import time
 from decimal import Decimal
 from fractions import Fraction
 
+import jinja2_fragments
 from babel.numbers import parse_pattern
 from flask import current_app, make_response, redirect, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from jinja2_fragments.flask import render_block
 
 from montones import service
 from montones.rules import monte, montones, odds
@@ -87,18 +87,30 @@ def render_regions(
     phone's felt, which the live streams render once per version).
     """
     context.setdefault("nonce", secrets.token_urlsafe(12))
+    draw = block_drawer(template, context)
     parts = []
     for i, block in enumerate(blocks):
         oob = i > 0 or context.get("all_oob", False)
         ready = prerendered(block, oob) if prerendered else None
-        parts.append(
-            ready if ready is not None else render_block(template, block, oob=oob, **context)
-        )
+        parts.append(ready if ready is not None else draw(block, oob=oob))
     html = "".join(parts)
     response = make_response(html, status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def block_drawer(template: str, context: dict):
+    """``draw(block, **values)``: a block of ``template`` drawn with ``context`` (and the
+    block's own ``values``). Flask's context processors run once for all the blocks drawn, not
+    once per block as jinja2_fragments' Flask helper runs them."""
+    app = current_app._get_current_object()
+    app.update_template_context(context)
+
+    def draw(block: str, **values) -> str:
+        return jinja2_fragments.render_block(app.jinja_env, template, block, {**context, **values})
+
+    return draw
 
 
 def join_url(table) -> str:

@@ -30,12 +30,11 @@ from types import SimpleNamespace
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask_babel import force_locale, get_locale
-from jinja2_fragments.flask import render_block
 
 from montones import fanout, history, live, service
 from montones.extensions import db
 from montones.views import tv as tv_views
-from montones.views.common import actor_for, join_url, table_view
+from montones.views.common import actor_for, block_drawer, join_url, table_view
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
@@ -56,7 +55,8 @@ _lock = threading.Lock()
 _loading: dict[str, threading.Lock] = {}  # code -> held by the one stream reading the table
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
 # (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes;
-# ("recent", code, stage, deck in play) -> the TV's last hands
+# ("view", code, version) -> the table seen by no seat; ("recent", code, stage, deck in play) ->
+# the TV's last hands
 _html: OrderedDict[tuple, list | bytes] = OrderedDict()
 _rendering: dict[tuple, threading.Lock] = {}  # key of _html -> held by the one stream rendering it
 _HTML_KEPT = 512
@@ -120,7 +120,7 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
                 return _html[key]
         context = {
             "table": table,
-            "v": table_view(table),
+            "v": _everyones_view(table),
             "stage": service.stage(table.state),
             "nonce": f"v{table.version}",
             "join_url": join_url(table),
@@ -129,16 +129,26 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
             "phone": screen == "phone",
             "recent": _recent(table) if screen == "tv" else [],
         }
-        blocks = [
-            (name, render_block(template, block, **context))
-            for name, template, block in SHARED[screen]
-        ]
+        drawers = {template: block_drawer(template, context) for _n, template, _b in SHARED[screen]}
+        blocks = [(name, drawers[template](block)) for name, template, block in SHARED[screen]]
         with _lock:
             _html[key] = blocks
             _rendering.pop(key, None)
             while len(_html) > _HTML_KEPT:
                 _html.popitem(last=False)
         return blocks
+
+
+def _everyones_view(table: SimpleNamespace) -> dict:
+    """The table as it is shown to no seat in particular, worked out once per version for the
+    phones' blocks and the TV's (the templates only read it)."""
+    key = ("view", table.code, table.version)
+    found = _html.get(key)
+    if found is None:
+        found = table_view(table)
+        with _lock:
+            _html[key] = found
+    return found
 
 
 def _recent(table: SimpleNamespace) -> list:
