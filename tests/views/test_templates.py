@@ -32,3 +32,13 @@ def test_a_block_goes_out_as_one_data_line_whatever_its_line_breaks():
         _event("felt", html)
         == 'event: felt\ndata: <ul id="felt"> <li>a</li> <li class="b">b</li> </ul>\n\n'
     )
+
+
+def test_a_templates_strings_are_translated_with_their_values_escaped(app):
+    source = (
+        "{{ _('Heap %(n)s', n=name) }}|{{ ngettext('%(num)d card', '%(num)d cards', 1) }}|"
+        "{{ ngettext('%(num)d card', '%(num)d cards', 3) }}|{{ _('100%% sure') }}"
+    )
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        spanish = app.jinja_env.from_string(source).render(name="<b>")
+    assert spanish == "Montón &lt;b&gt;|1 carta|3 cartas|100% sure"
