@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from montones import history, live
@@ -135,7 +136,12 @@ def _seat_by_token(table: GameTable, token: str | None) -> Seat | None:
 _SEAT = select(Player.seat, Player.name, Player.rejoin_code).where(
     Player.table_id == bindparam("table_id"), Player.token_hash == bindparam("token_hash")
 )
-_LOCK = select(GameTable).where(GameTable.code == bindparam("code")).with_for_update()
+_LOCK = (
+    select(GameTable)
+    .options(defer(GameTable.state))
+    .where(GameTable.code == bindparam("code"))
+    .with_for_update()
+)
 _NONCE = select(Action.id).where(
     Action.table_id == bindparam("table_id"), Action.nonce == bindparam("nonce")
 )
@@ -246,6 +252,12 @@ def _locked(code: str):
         table = db.session.execute(_LOCK, {"code": (code or "").upper()}).scalar_one_or_none()
         if table is None:
             raise NotFound("There is no table with that code.")
+        # The state is read only if this process does not hold it already: the newest table
+        # it committed or heard of, at the version the locked row has (a state is never
+        # changed in place, so the one held is the one stored).
+        held = live.latest(table.code)
+        if held is not None and held.id == table.id and held.version == table.version:
+            set_committed_value(table, "state", held.state)
         yield table
         live.notify_in_transaction(db.session, table.code, table.version)
         committed = live.snapshot(table)

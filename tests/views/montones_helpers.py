@@ -16,7 +16,7 @@ import re
 
 from sqlalchemy import func, select
 
-from montones import service
+from montones import live, service
 from montones.extensions import db
 from montones.models import Action, LedgerEntry, Player
 from montones.rules import montones as engine
@@ -27,6 +27,17 @@ FLASH = re.compile(r'<div class="flash" role="alert">(.*?)</div>', re.S)
 REJOIN = re.compile(r'class="rejoin muted">[^<]*<strong>([^<]+)</strong>')
 
 HX = {"HX-Request": "true"}
+
+
+def put_state(table, state: dict) -> None:
+    """Test set-up, never a route: store ``state`` as the table's, at the version it has.
+
+    The app changes a state only with a new version, and a process that holds a table's
+    newest state does not read it again at that version (service._locked): so the process is
+    told of this one, as every writer tells it (live.publish)."""
+    table.state = state
+    db.session.commit()
+    live.publish(table.code, table.version, live.snapshot(table))
 
 
 def csrf_of(response) -> str:
@@ -255,8 +266,7 @@ class Night:
             cards = sorted(sum(state["hand"]["heaps"], []))
             change(state["hand"])
             assert sorted(sum(state["hand"]["heaps"], [])) == cards
-            table.state = state
-            db.session.commit()
+            put_state(table, state)
 
     def arrange(self, bottoms: dict[int, str]):
         """Stack the deck: heap ``h`` shows ``bottoms[h]`` when turned (a swap of two cards
@@ -276,5 +286,4 @@ class Night:
                 a, b = where, bottom
                 heaps[a[0]][a[1]], heaps[b[0]][b[1]] = heaps[b[0]][b[1]], heaps[a[0]][a[1]]
             assert all(heaps[h - 1][-1] == c for h, c in bottoms.items())
-            table.state = state
-            db.session.commit()
+            put_state(table, state)

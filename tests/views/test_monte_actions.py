@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from montones_helpers import put_state
 from sqlalchemy import func, select
 
 from montones import service
@@ -152,8 +153,7 @@ class MonteNight:
             dealt = [*top, *middle, gate, *reversed(bottom)]
             state["deck"] = dealt[-position:] + dealt[:-position]  # the cut makes it ``dealt``
             state["shuffle"] = new_shuffle(state["deck"])
-            table.state = state
-            db.session.commit()
+            put_state(table, state)
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ import html
 import re
 
 import pytest
-from montones_helpers import HX, Night
+from montones_helpers import HX, Night, put_state
 from test_monte_actions import MonteNight
 
 from montones import service
-from montones.extensions import db
 from montones.rules.cards import FRENCH
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -95,8 +94,7 @@ def stack_for_cut(night, bottom, top, position=20):
         state = copy.deepcopy(table.state)
         rest = [c for c in FRENCH.codes if c not in bottom + top]
         state["deck"] = rest[: position - 2] + bottom[::-1] + top + rest[position - 2 :]
-        table.state = state
-        db.session.commit()
+        put_state(table, state)
 
 
 @pytest.fixture
