@@ -105,13 +105,21 @@
     }
   }
   var kept = {};
+  function shownVersion(target) {
+    var shown = Number(target.dataset.v);
+    var status = target.id === "bar" && document.getElementById("status");
+    if (status && status.dataset.v !== undefined) { shown = Math.max(shown, Number(status.dataset.v)); }
+    return shown;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     // My regions carry the version they were drawn at (data-v): an answer that comes back
     // later than a newer one (a fetch started before my tap, answered after it) is not shown.
+    // An answer that leaves the bar out (the phone already shows the bar it would draw) moves
+    // only #status on: the bar shown is as new as #status, and an older bar is not shown either.
     var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
     if (target && incoming && target.dataset.v !== undefined && incoming.dataset &&
-        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < Number(target.dataset.v)) {
+        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < shownVersion(target)) {
       event.preventDefault();
       return;
     }

@@ -157,6 +157,27 @@ def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, se
     expect(status).to_have_text("newer")
 
 
+def test_a_bar_older_than_my_status_is_not_swapped_in(chromium, server):
+    """A tap's answer may leave my bar out (my phone shows the bar it would draw): my #status
+    moves on and my bar keeps the version it was drawn at. A slower answer's bar, drawn between
+    the two, is older than what my phone shows, and is not swapped in."""
+    base, _process, _folder, _port = server
+    _host, _host_page, code = create_table(chromium, base)
+    ana = join(chromium, f"{base}/t/{code}/join", "Ana")
+    bar, status = ana.locator("#bar"), ana.locator("#status")
+    drawn = int(bar.get_attribute("data-v"))
+
+    def swap(html: str) -> None:
+        ana.evaluate("(html) => htmx.swap(document.body, html, {swapStyle: 'none'})", html)
+
+    swap(f'<section id="status" class="status" data-v="{drawn + 3}" hx-swap-oob="true">s</section>')
+    expect(status).to_have_text("s")
+    swap(f'<section id="bar" class="bar" data-v="{drawn + 1}" hx-swap-oob="true">stale</section>')
+    expect(bar).not_to_contain_text("stale")
+    swap(f'<section id="bar" class="bar" data-v="{drawn + 3}" hx-swap-oob="true">fresh</section>')
+    expect(bar).to_have_text("fresh")
+
+
 def test_my_own_tap_needs_no_second_fetch_of_my_regions(chromium, server):
     """The answer to Ben's bet redraws his chips and his bar; the stream's "mine" that follows is
     about what he already shows, so his phone does not fetch it again. Ana's close changes his
