@@ -118,7 +118,7 @@ def _translations():
 
 
 @pass_context
-def _gettext(context, message: str, **variables) -> str:
+def _gettext(context, message: str, /, **variables) -> str:
     """``_("...", name=value)`` in a template, as Jinja's newstyle gettext does it: translated,
     marked safe where the template escapes, and always %-formatted with escaped values."""
     text = _translations().ugettext(message)
@@ -128,7 +128,7 @@ def _gettext(context, message: str, **variables) -> str:
 
 
 @pass_context
-def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+def _ngettext(context, singular: str, plural: str, num: int, /, **variables) -> str:
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
     if context.eval_ctx.autoescape:

@@ -253,8 +253,8 @@ def _locked(code: str):
         if table is None:
             raise NotFound("There is no table with that code.")
         # The state is read only if this process does not hold it already: the newest table
-        # it committed or heard of, at the version the locked row has (a state is never
-        # changed in place, so the one held is the one stored).
+        # it committed, at the version the locked row has (a state is never changed in place,
+        # and every change of one takes a new version, so the one held is the one stored).
         held = live.latest(table.code)
         if held is not None and held.id == table.id and held.version == table.version:
             set_committed_value(table, "state", held.state)

@@ -59,7 +59,7 @@ def _settings(game: str, form) -> dict:
                 else {}
             ),
         }
-    raise service.ServiceError(_("Choose Montones or Monte."))
+    raise service.ServiceError("Choose Montones or Monte.")
 
 
 @bp.get("/go")

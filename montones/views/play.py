@@ -243,7 +243,7 @@ def _params(game: str, kind: str) -> dict:
         modes = TAP_MODES[game]
         mode = form.get("mode", "bet")
         if mode not in modes:
-            raise service.ServiceError(_("Choose what a tap on a heap does."))
+            raise service.ServiceError("Choose what a tap on a heap does.")
         if game == "monte":
             params = {"mode": mode, "layout": _layout(form)}
         else:
@@ -287,7 +287,7 @@ def _layout(form) -> str:
     """The layout a Monte bet is on; the rules say what is wrong with an unknown one."""
     layout = (form.get("layout") or "").strip()
     if not layout:
-        raise service.ServiceError(_("Choose the bottom or the top layout."))
+        raise service.ServiceError("Choose the bottom or the top layout.")
     return layout
 
 

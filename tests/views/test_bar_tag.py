@@ -115,6 +115,8 @@ MOVES = st.lists(
 
 
 def check_tags(night, names, seen: dict[str, tuple[str, str]], stake: str) -> None:
+    """Each phone's bar, against the bars that phone showed before under the same tag (a tag
+    holds the phone's own CSRF token and rejoin code, so two phones never share one)."""
     for name in names:
         html = bar_of(night, name, amount=stake) if stake else bar_of(night, name)
         tag = tag_of(html)
@@ -122,7 +124,7 @@ def check_tags(night, names, seen: dict[str, tuple[str, str]], stake: str) -> No
             continue
         drawn = same_but_nonces(html)
         if tag in seen:
-            assert seen[tag][1] == drawn, f"one tag, two bars: {seen[tag][0]} and {name}"
+            assert seen[tag] == (name, drawn), f"one tag, two bars on {name}'s phone"
         else:
             seen[tag] = (name, drawn)
 
