@@ -690,9 +690,19 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "settings": state["settings"],
         "me": None,
     }
-    if seat in state["players"] and not state["players"][seat].get("left"):
-        view_["me"] = _my_view(state, seat, view_["room"])
+    view_["me"] = my_view(state, seat, now)
     return view_
+
+
+def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
+    """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
+    seat that is not at the table. The rest of the view is the same for every seat but for
+    which bets are marked as the seat's own."""
+    if seat not in state["players"] or state["players"][seat].get("left"):
+        return None
+    coup, phase = state["coup"], state["phase"]
+    on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
+    return _my_view(state, seat, state["bank"] - on_table if phase == BETTING else 0)
 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:

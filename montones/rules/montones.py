@@ -1008,9 +1008,17 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "settings": state["settings"],
         "me": None,
     }
-    if seat in state["players"] and not state["players"][seat].get("left"):
-        shown["me"] = _my_view(state, seat, now)
+    shown["me"] = my_view(state, seat, now)
     return shown
+
+
+def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
+    """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
+    seat that is not at the table. The rest of the view is the same for every seat but for
+    which bets are marked as the seat's own."""
+    if seat not in state["players"] or state["players"][seat].get("left"):
+        return None
+    return _my_view(state, seat, now)
 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:

@@ -55,9 +55,8 @@ _lock = threading.Lock()
 _loading: dict[str, threading.Lock] = {}  # code -> held by the one stream reading the table
 _tables: dict[str, SimpleNamespace] = {}  # code -> the newest table read, for every stream
 # (code, version, screen, locale) -> blocks; ("events", code, ...) -> those blocks as SSE bytes;
-# ("view", code, version) -> the table seen by no seat; ("recent", code, stage, deck in play) ->
-# the TV's last hands
-_html: OrderedDict[tuple, list | bytes | dict] = OrderedDict()
+# ("recent", code, stage, deck in play) -> the TV's last hands
+_html: OrderedDict[tuple, list | bytes] = OrderedDict()
 _rendering: dict[tuple, threading.Lock] = {}  # key of _html -> held by the one stream rendering it
 _HTML_KEPT = 512
 
@@ -120,7 +119,7 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
                 return _html[key]
         context = {
             "table": table,
-            "v": _everyones_view(table),
+            "v": table_view(table),
             "stage": service.stage(table.state),
             "nonce": f"v{table.version}",
             "join_url": join_url(table),
@@ -137,18 +136,6 @@ def _shared_blocks(table: SimpleNamespace, screen: str, locale: str) -> list[tup
             while len(_html) > _HTML_KEPT:
                 _html.popitem(last=False)
         return blocks
-
-
-def _everyones_view(table: SimpleNamespace) -> dict:
-    """The table as it is shown to no seat in particular, worked out once per version for the
-    phones' blocks and the TV's (the templates only read it)."""
-    key = ("view", table.code, table.version)
-    found = _html.get(key)
-    if found is None:
-        found = table_view(table)
-        with _lock:
-            _html[key] = found
-    return found
 
 
 def _recent(table: SimpleNamespace) -> list:

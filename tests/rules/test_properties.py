@@ -126,6 +126,24 @@ def test_a_40_card_monte_deck_gives_exactly_8_coups_13_in_two_card(two_card, dec
     assert coups == (13 if two_card else 8)
 
 
+def unmarked(value):
+    """A view without the marks of which bets are the seat's own."""
+    if isinstance(value, dict):
+        return {k: unmarked(v) for k, v in value.items() if k != "mine"}
+    if isinstance(value, list):
+        return [unmarked(v) for v in value]
+    return value
+
+
+def assert_seat_views_compose(engine, state, seats, now=0.0):
+    """A seat's view is the view of no seat with the seat's own part (``my_view``) added, but
+    for which bets are marked as its own: the web layer builds it that way."""
+    shared = unmarked(engine.view(state, None, now))
+    for seat in seats:
+        own = engine.my_view(state, seat, now)
+        assert unmarked(engine.view(state, seat, now)) == {**shared, "me": unmarked(own)}
+
+
 ACTIONS = st.lists(
     st.tuples(
         st.sampled_from(["bet", "against", "declare", "choose", "withdraw", "close", "next"]),
@@ -140,6 +158,7 @@ ACTIONS = st.lists(
 @settings(max_examples=150, deadline=None)
 @given(ACTIONS)
 def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions):
+    """Also: every seat's view composes from the view of no seat (assert_seat_views_compose)."""
     state = montones.new_table({"heap_counts": [3, 5]})
     for pid in ("banker", "ana", "ben", "eva"):
         state, _ = montones.join(state, pid, pid, 100)
@@ -168,6 +187,7 @@ def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions
             state, _ = montones.cut_deck(state, state["hand"]["cutter"], 5)
             state, _ = montones.make_heaps(state, "banker", 3)
         assert json.loads(json.dumps(state)) == state
+        assert_seat_views_compose(montones, state, ("banker", "ana", "ben", "eva", "nobody"))
         players = sum(p["chips"] for p in state["players"].values())
         bank = state["bank"]["amount"] if state["bank"] else 0
         stakes = (
@@ -217,7 +237,7 @@ def monte_move(data, state):
 @given(data=st.data())
 def test_monte_states_round_trip_through_json_and_chips_are_conserved(options, data):
     """Every state that random play reaches is stored as JSON and read back whole: the next
-    move is played on what was read back."""
+    move is played on what was read back. Every seat's view composes from the view of no seat."""
     state = monte.new_table(options)
     for pid in MONTE_PLAYERS:
         state, _ = monte.join(state, pid, pid, 100)
@@ -234,6 +254,7 @@ def test_monte_states_round_trip_through_json_and_chips_are_conserved(options, d
         stored = json.loads(json.dumps(state))
         assert stored == state
         state = stored
+        assert_seat_views_compose(monte, state, (*MONTE_PLAYERS, "nobody"))
         players = sum(p["chips"] for p in state["players"].values())
         stakes = (
             sum(b["amount"] for b in state["coup"]["bets"]) if state["phase"] == "betting" else 0
