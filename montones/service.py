@@ -247,9 +247,14 @@ def _writing():
 
 @contextmanager
 def _locked(code: str):
-    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere."""
-    with _writing():
-        table = db.session.execute(_LOCK, {"code": (code or "").upper()}).scalar_one_or_none()
+    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere.
+
+    While it runs (and while it waits for the lock) the table counts it as an action on its way
+    (:func:`live.acting`): the streams' release pace widens while more changes are coming.
+    """
+    code = (code or "").upper()
+    with live.acting(code), _writing():
+        table = db.session.execute(_LOCK, {"code": code}).scalar_one_or_none()
         if table is None:
             raise NotFound("There is no table with that code.")
         # The state is read only if this process does not hold it already: the newest table
