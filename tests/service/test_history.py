@@ -52,7 +52,9 @@ def montones_night(app, hands=6):
             if state["bank"]["amount"] == 0:
                 service.act(code, ana, "abona", {"amount": 50})
             if "keep" in service.GAMES["montones"].view(state, seats["Ana"], 0)["me"]["can"]:
-                service.act(code, ana, "keep", {"heap": 1})
+                # A heap that can be split, as the banker's bar offers (one of 3 cards or more).
+                heap = next(i for i, h in enumerate(state["hand"]["heaps"], 1) if len(h) > 2)
+                service.act(code, ana, "keep", {"heap": heap})
             else:
                 service.act(code, ana, "next", {})
         return code
