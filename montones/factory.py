@@ -72,16 +72,10 @@ def create_app(test_config=None):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     db.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: _translations().ugettext(s),
-        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
-        pgettext=lambda c, s: _translations().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n),
-        newstyle=True,
-    )
-    # The two the templates call, written out: Jinja's own ``_`` looks ``gettext`` up and calls
-    # it, which calls the function it wraps, each call through the template context; a string
-    # cost 11 µs that way, and a phone's answer asks for twenty.
+    # Flask-Babel installs Jinja's newstyle gettext; the two the templates call are written out
+    # over it. Jinja's ``_`` looks ``gettext`` up and calls it, which calls Flask-Babel's
+    # function, which looks the translations up again: 11 µs a string, and a phone's answer
+    # asks for twenty (5.4 µs with these).
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     htmx.init_app(app)
     app.before_request(_remember_lang)

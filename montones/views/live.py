@@ -274,7 +274,7 @@ def personal_digest(state: dict, seat: str | None) -> str:
     return f"{common}\n{me}"
 
 
-_common: OrderedDict[int, tuple] = OrderedDict()  # id(state) -> (state, digest, bets by seat)
+_per_state_kept: OrderedDict[int, tuple] = OrderedDict()  # id(state) -> (state, digest, bets)
 
 
 def _per_state(state: dict) -> tuple[str, dict[str, list]]:
@@ -283,7 +283,7 @@ def _per_state(state: dict) -> tuple[str, dict[str, list]]:
     Keyed by the state object (kept alive in the entry, so its id is not reused): a stored
     state is never changed in place.
     """
-    found = _common.get(id(state))
+    found = _per_state_kept.get(id(state))
     if found is not None and found[0] is state:
         return found[1], found[2]
     hand = state.get("hand") or state.get("coup") or {}
@@ -304,9 +304,9 @@ def _per_state(state: dict) -> tuple[str, dict[str, list]]:
     for bet in bets:
         by_seat.setdefault(bet["player"], []).append(bet)
     with _lock:
-        _common[id(state)] = (state, digest, by_seat)
-        while len(_common) > 64:
-            _common.popitem(last=False)
+        _per_state_kept[id(state)] = (state, digest, by_seat)
+        while len(_per_state_kept) > 64:
+            _per_state_kept.popitem(last=False)
     return digest, by_seat
 
 

@@ -123,6 +123,14 @@ def _bar_tag(context: dict) -> str:
     return hashlib.blake2b(encoded, digest_size=8).hexdigest()
 
 
+def _unless_shown(blocks: list[str], context: dict) -> list[str]:
+    """``blocks`` without the bar when the request's #intent says (with the bar's tag) that the
+    phone already shows the bar these would draw."""
+    if request.values.get("bar") == context["bar_tag"]:
+        return [block for block in blocks if block != "bar"]
+    return blocks
+
+
 def _shared(table):
     """The felt and the odds as every phone gets them, from the render the streams share."""
     return lambda block, oob: live_views.phone_shared(table, block, oob)
@@ -160,8 +168,8 @@ def region(code, region):
     if any(b not in REGIONS for b in blocks):
         abort(404)
     context = _context(table, player)
-    if region == "mine" and request.values.get("bar") == context["bar_tag"]:
-        blocks = ["status"]  # the phone already shows this bar (its #intent sent the tag)
+    if region == "mine":
+        blocks = _unless_shown(blocks, context)
     return render_regions(
         PAGE,
         blocks,
@@ -221,9 +229,7 @@ def act(code, kind):
     if player is None:
         return render_template("play/missing.html", message=notice), status
     context = _context(table, player, notice=notice)
-    blocks = REGIONS if notice else MINE
-    if not notice and request.form.get("bar") == context["bar_tag"]:
-        blocks = ["status"]  # the phone already shows this bar
+    blocks = REGIONS if notice else _unless_shown(MINE, context)
     return render_regions(
         PAGE, blocks, status=status, all_oob=True, prerendered=_shared(table), **context
     )
