@@ -143,6 +143,7 @@ def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, se
     shown = int(status.get_attribute("data-v"))
 
     def answer(version: int, text: str) -> None:
+        ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
         ana.evaluate(
             """([v, text]) => htmx.swap(document.body,
                 `<section id="status" class="status" data-v="${v}" hx-swap-oob="true">${text}</section>`,
@@ -168,6 +169,7 @@ def test_a_bar_older_than_my_status_is_not_swapped_in(chromium, server):
     drawn = int(bar.get_attribute("data-v"))
 
     def swap(html: str) -> None:
+        ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
         ana.evaluate("(html) => htmx.swap(document.body, html, {swapStyle: 'none'})", html)
 
     swap(f'<section id="status" class="status" data-v="{drawn + 3}" hx-swap-oob="true">s</section>')
