@@ -82,6 +82,9 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     tap_heap(eva, 3, "choose")
     expect(heap(tv, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
     expect(heap(ana, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    # Ben's bar is drawn again (the banker's heap is in it): his refusal goes with the old bar.
+    expect(ben.locator("#bar")).to_contain_text("Banker's heap: 3", timeout=TIMEOUT)
+    expect(ben.locator("#bar .notice")).to_have_count(0)
     screenshot(ben, "phone-betting")
     screenshot(tv, "tv-betting")
 
