@@ -30,6 +30,9 @@ from montones.rules.errors import Phrase
 GAMES = {"montones": montones, "monte": monte}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+# A Montones stake of "all I can": worked out when the tap arrives (montones.most_stake), so a
+# phone's all-in chip stays right however its chips have moved since the bar was drawn.
+ALL_IN = "max"
 
 
 class ServiceError(ValueError):
@@ -438,6 +441,7 @@ class _Spec:
     role: str  # "player" (the engine checks banker or cutter) or "host"
     call: Callable[..., tuple[dict, list]]
     params: tuple[str, ...] = field(default=())
+    all_in: bool = False  # its "amount" may be ALL_IN
 
 
 def _montones_actions() -> dict[str, _Spec]:
@@ -448,12 +452,16 @@ def _montones_actions() -> dict[str, _Spec]:
         "cut": _Spec("player", lambda s, a, p, now: m.cut_deck(s, a, p["position"]), ("position",)),
         "heaps": _Spec("player", lambda s, a, p, now: m.make_heaps(s, a, p["count"]), ("count",)),
         "bet": _Spec(
-            "player", lambda s, a, p, now: m.bet(s, a, p["heap"], p["amount"]), ("heap", "amount")
+            "player",
+            lambda s, a, p, now: m.bet(s, a, p["heap"], p["amount"]),
+            ("heap", "amount"),
+            all_in=True,
         ),
         "against": _Spec(
             "player",
             lambda s, a, p, now: m.bet_against(s, a, p["heap"], p["amount"]),
             ("heap", "amount"),
+            all_in=True,
         ),
         "declare": _Spec("player", lambda s, a, p, now: m.declare(s, a, p["heap"]), ("heap",)),
         "withdraw": _Spec("player", lambda s, a, p, now: m.withdraw(s, a, p["bet"]), ("bet",)),
@@ -579,6 +587,13 @@ def _act(
     missing = [name for name in spec.params if name not in params]
     if missing:
         raise ServiceError("Missing %(names)s.", names=", ".join(missing))
+    if params.get("amount") == ALL_IN:
+        if not spec.all_in:
+            raise ServiceError("%(label)s must be a whole number.", label=Phrase("The amount"))
+        most = montones.most_stake(table.state, who)
+        if most <= 0:
+            raise ServiceError("You have no chips left to bet.")
+        params = {**params, "amount": most}
     try:
         new_state, events = spec.call(table.state, who, params, time.time())
     except RulesError as error:

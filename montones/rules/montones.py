@@ -666,6 +666,12 @@ def _check_stake(state: State, player: dict, amount: int, already: int = 0) -> N
         )
 
 
+def most_stake(state: State, pid: str) -> int:
+    """The most ``pid`` can stake on one bet now: their chips, up to what the bank holds."""
+    bank = state["bank"]
+    return min(bank["amount"], state["players"][pid]["chips"]) if bank else 0
+
+
 def _place(state: State, events: Events, pid: str, kind: str, heap: int, amount: int | None):
     hand = state["hand"]
     bet = {"id": hand["next_bet"], "player": pid, "kind": kind, "heap": heap, "amount": amount}

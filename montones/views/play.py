@@ -79,14 +79,15 @@ def _bar_view(game: str, v: dict) -> dict:
         bank, can = v["bank"], me.get("can", [])
         return {
             "phase": v["phase"],
-            # My chips only where the bar shows them (the most I can offer or put up): while
-            # I bet it shows the most I can stake, so my own bets leave the bar as it was.
+            # My chips only where the bar shows them (the most I can offer or put up). While I
+            # bet, it offers the quick stakes my chips and the bank allow, and the all-in chip
+            # (worked out when the tap arrives): so my own bets seldom change the bar.
             "me": {
                 "can": can,
                 "chips": me.get("chips") if "offer" in can or "abona" in can else None,
                 "offer": me.get("offer"),
             },
-            "top": min(bank["amount"], me.get("chips", 0)) if bank else None,
+            "quick": _quick_stakes(bank, me, v["settings"]["min_bet"]),
             "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
             "bank_heap": v["bank_heap"],
             "cutter_name": v["cutter_name"],
@@ -100,6 +101,16 @@ def _bar_view(game: str, v: dict) -> dict:
         "room": v["room"],
         "settings": {key: v["settings"][key] for key in ("min_bet", "max_bet")},
     }
+
+
+QUICK_STAKES = (1, 5, 10, 25)
+
+
+def _quick_stakes(bank: dict | None, me: dict, least: int) -> list[int]:
+    """The quick chips a Montones bar offers: the table minimum and more, up to the most I can
+    stake now (my chips, up to what the bank holds)."""
+    top = min(bank["amount"], me.get("chips", 0)) if bank else 0
+    return [q for q in QUICK_STAKES if least <= q <= top]
 
 
 def _bar_tag(context: dict) -> str:
@@ -256,8 +267,12 @@ def _params(game: str, kind: str) -> dict:
             params = {"mode": mode, "heap": int_field(form, "heap", Phrase("The heap"))}
         if modes[mode]:
             # A typed amount wins over the quick chip that is still selected.
-            field = "custom" if (form.get("custom") or "").strip() else "amount"
-            params["amount"] = int_field(form, field, Phrase("The amount"))
+            if (form.get("custom") or "").strip():
+                params["amount"] = int_field(form, "custom", Phrase("The amount"))
+            elif game == "montones" and (form.get("amount") or "").strip() == service.ALL_IN:
+                params["amount"] = service.ALL_IN  # the bar's all-in chip
+            else:
+                params["amount"] = int_field(form, "amount", Phrase("The amount"))
         return params
     if game == "monte":
         return _monte_params(kind, form)

@@ -20,6 +20,7 @@ from test_monte_actions import MonteNight
 TAG = re.compile(r'<input type="hidden" name="bar" value="([0-9a-f]+)">')
 NONCE = re.compile(r'name="nonce" value="[^"]*"')
 VERSION = re.compile(r'data-v="\d+"')
+QUICK = re.compile(r'<input type="radio" name="amount" value="(\w+)"')
 
 
 INTENT = {"mode": "bet", "amount": "1", "custom": ""}  # what #intent holds as a page opens
@@ -71,15 +72,15 @@ def test_a_tap_with_another_tag_or_none_gets_the_bar(betting):
 
 
 def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
-    # Ben has 12 chips under a bank of 10: his biggest stake is the bank's 10 until a bet of
-    # 5 leaves him 7, and then it is his own 7.
+    # Ben has 12 chips under a bank of 10: the bar offers 1, 5 and 10 until a bet of 5 leaves
+    # him 7, and then only 1 and 5 (and the all-in chip, always).
     night = Night(app, "Ana", "Ben", "Eva", chips=12)
     night.to_betting("Ana", bank=10)
     before = bar_of(night, "Ben", **INTENT)
-    assert "max 10" in before
+    assert QUICK.findall(before) == ["1", "5", "10", "max"]
     answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="", bar=tag_of(before))
     assert regions(answer) == {"status", "bar"}
-    assert "max 7" in answer.get_data(as_text=True)
+    assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
 
 
 def test_a_withdraw_sends_the_tag_and_is_answered_without_the_unchanged_bar(betting):

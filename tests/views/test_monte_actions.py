@@ -242,6 +242,16 @@ def test_an_amount_that_is_not_a_number_is_refused(night):
     )
 
 
+def test_the_all_in_chip_of_montones_is_refused_at_monte(night):
+    # Monte's bar offers its most as a number; "max" is not a number here.
+    night.betting()
+    refused_without_change(
+        night,
+        lambda: night.tap(night.punters[0], "top", "max"),
+        "The amount must be a whole number.",
+    )
+
+
 def test_the_banker_cannot_bet(night):
     night.betting()
     refused_without_change(

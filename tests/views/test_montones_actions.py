@@ -32,7 +32,7 @@ from sqlalchemy import func, select
 from montones import create_app, service
 from montones.config import TestConfig
 from montones.extensions import db
-from montones.models import GameTable
+from montones.models import Action, GameTable
 from montones.rules import montones as engine
 
 JOIN_FIRST = "Join the table first."
@@ -1743,3 +1743,62 @@ def test_a_pause_stops_the_cut_clock_on_every_screen(app):
     for page in (night.page("Eva"), night.host.get(f"/t/{night.code}/tv")):
         assert cut_clock in page.get_data(as_text=True)
         assert bank_clock in page.get_data(as_text=True)
+
+
+# --- the all-in chip -------------------------------------------------------------------------
+
+
+def logged_params(night) -> list[dict]:
+    with night.app.app_context():
+        table = night.table()
+        return list(
+            db.session.execute(
+                select(Action.params).where(Action.table_id == table.id).order_by(Action.id)
+            ).scalars()
+        )
+
+
+@pytest.mark.parametrize("mode", ["bet", "against"])
+def test_the_all_in_chip_stakes_what_the_bank_holds_when_it_holds_less(app, mode):
+    night = betting(app)  # Ben has 100 chips, the bank holds 30
+    night.ok("Ben", "tap", mode=mode, heap=1, amount="max", custom="", stage=night.stage())
+    (placed,) = night.state()["hand"]["bets"]
+    assert (placed["player"], placed["amount"]) == (p(night, "Ben"), 30)
+    assert night.chips_of("Ben") == 70
+    # The action log keeps the stake as it was worked out, not the chip's name.
+    assert logged_params(night)[-1] == {"heap": 1, "amount": 30}
+
+
+def test_the_all_in_chip_stakes_my_chips_when_i_have_fewer_than_the_bank(app):
+    night = Night(app, "Ana", "Ben", "Eva", chips=12)
+    night.to_betting("Ana", bank=10)
+    night.ok("Ben", "bet", heap=1, amount=5)  # 7 left
+    night.ok("Ben", "tap", mode="bet", heap=2, amount="max", custom="", stage=night.stage())
+    assert [b["amount"] for b in night.state()["hand"]["bets"]] == [5, 7]
+    assert night.chips_of("Ben") == 0
+
+
+def test_a_typed_amount_wins_over_the_all_in_chip(app):
+    night = betting(app)
+    night.ok("Ben", "tap", mode="bet", heap=1, amount="max", custom="4", stage=night.stage())
+    assert [b["amount"] for b in night.state()["hand"]["bets"]] == [4]
+
+
+def test_the_all_in_chip_with_no_chips_left_is_refused(app):
+    night = Night(app, "Ana", "Ben", "Eva", chips=12)
+    night.to_betting("Ana", bank=12)
+    night.ok("Ben", "bet", heap=1, amount=12)
+    before = night.snapshot()
+    response = night.do("Ben", "tap", mode="bet", heap=2, amount="max", stage=night.stage())
+    assert notice(response) == "You have no chips left to bet."
+    assert night.snapshot() == before
+
+
+@pytest.mark.parametrize("kind", ["offer", "abona"])
+def test_max_is_no_amount_for_anything_but_a_stake(app, kind):
+    night = Night(app, "Ana", "Ben", "Eva") if kind == "offer" else broken(app)
+    before = night.snapshot()
+    response = night.do("Ana", kind, amount="max")
+    label = "The offer" if kind == "offer" else "The new bank"
+    assert notice(response) == f"{label} must be a whole number."
+    assert night.snapshot() == before
