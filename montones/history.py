@@ -8,9 +8,10 @@ nor an export can tell anyone the cards still to come.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from montones.extensions import db
 from montones.models import GameTable, Hand, utcnow
@@ -26,14 +27,17 @@ SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps'
 FORMAT = "montones-export/1"
 
 
-def record(table: GameTable, before: dict, after: dict, events: list) -> None:
+def record(
+    table, before: dict, after: dict, events: list, last_number: Callable[[], int]
+) -> dict | None:
+    """The ``hands`` row of the hand or coup this change settled, if it settled one; the
+    service writes it in the change's own transaction. ``last_number()`` is the number of the
+    table's newest hand (0 before the first), read in that transaction."""
     settles, write = RECORDERS[table.game]
     if not any(event["type"] == settles for event in events):
-        return
+        return None
     entry = write(before, after)
-    number = (
-        db.session.scalar(select(func.max(Hand.number)).where(Hand.table_id == table.id)) or 0
-    ) + 1
+    number = last_number() + 1
     at = utcnow()
     entry["meta"] |= {
         "table": table.code,
@@ -41,16 +45,13 @@ def record(table: GameTable, before: dict, after: dict, events: list) -> None:
         "at": at.replace(tzinfo=UTC).isoformat(timespec="seconds"),
         "version": after["version"],
     }
-    db.session.add(
-        Hand(
-            table_id=table.id,
-            number=number,
-            version=after["version"],
-            commitment=entry["shuffle"]["commitment"],
-            record=entry,
-            created_at=at,
-        )
-    )
+    return {
+        "number": number,
+        "version": after["version"],
+        "commitment": entry["shuffle"]["commitment"],
+        "record": entry,
+        "created_at": at,
+    }
 
 
 def live_commitment(table: GameTable) -> str | None:

@@ -26,8 +26,6 @@ import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from sqlalchemy import text
-
 CHANNEL = "montones"
 # A change that comes within this time of the last release waits for the next one. Short: in
 # tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often
@@ -228,15 +226,6 @@ def released(code: str) -> object | None:
     """The table as it was released to the streams, if its writer was in this process (a
     writer in another process tells only the version)."""
     return _frozen.get(code)
-
-
-def notify_in_transaction(session, code: str, version: int) -> None:
-    """On PostgreSQL, tell every worker process; the notice leaves when the transaction commits."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{code}:{version}"},
-        )
 
 
 def start_listener(sqlalchemy_url: str) -> None:
