@@ -33,11 +33,12 @@ CHANNEL = "montones"
 # 20 ms (17 ms at its median with 5 ms).
 MIN_GAP = 0.005
 # The widest gap a steady burst of changes makes. Thirty players tapping as fast as they can
-# (tests/bench/load.py, one run each) wait for their tap to show on the felt before the next:
-# 30 ms gave 192 actions a second, 50 ms 239, 80 ms 270, 100 ms 248 and 150 ms 200 (the
-# worker idle a third of the time, waiting with the players), while every screen gets at most
-# a dozen updates a second rather than hundreds.
-MAX_GAP = 0.08
+# (tests/bench/load.py, two runs each) wait for their tap to show on the felt before the next,
+# so at most thirty actions go in per gap: 80 ms gave 323-356 actions a second with the worker
+# at 84-91% CPU, waiting with the players; 60 ms 445-451, 50 ms 440-456, 40 ms 451-481 and
+# 30 ms 430-456, the worker busy throughout, each gap shorter than 50 ms more renders for every
+# screen for no more actions. Every screen gets at most twenty updates a second, not hundreds.
+MAX_GAP = 0.05
 # A table that has had no release for this long is not busy: its next change goes out at once,
 # and the gap is back to MIN_GAP. A busy table's gap only halves, at a release of one version
 # made while no other action is on its way. Thirty players tapping as fast as they can
