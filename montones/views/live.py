@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import socket
@@ -28,6 +27,7 @@ import time
 from collections import OrderedDict
 from types import SimpleNamespace
 
+import orjson
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask_babel import force_locale, get_locale
 
@@ -270,8 +270,10 @@ def personal_digest(state: dict, seat: str | None) -> str:
     (each release asks for every phone's).
     """
     common, bets = _per_state(state)
-    me = json.dumps([state["players"].get(seat), bets.get(seat, [])], sort_keys=True, default=str)
-    return f"{common}\n{me}"
+    me = orjson.dumps(
+        [state["players"].get(seat), bets.get(seat, [])], option=orjson.OPT_SORT_KEYS, default=str
+    )
+    return f"{common}\n{me.decode()}"
 
 
 _per_state_kept: OrderedDict[int, tuple] = OrderedDict()  # id(state) -> (state, digest, bets)
@@ -298,8 +300,8 @@ def _per_state(state: dict) -> tuple[str, dict[str, list]]:
         "heaps": [len(h) for h in hand.get("heaps", [])],
         "on_table": sum(b["amount"] or 0 for b in bets) if state["game"] == "monte" else None,
     }
-    drawn = json.dumps(parts, sort_keys=True, default=str)
-    digest = hashlib.blake2b(drawn.encode(), digest_size=16).hexdigest()
+    drawn = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS, default=str)
+    digest = hashlib.blake2b(drawn, digest_size=16).hexdigest()
     by_seat: dict[str, list] = {}
     for bet in bets:
         by_seat.setdefault(bet["player"], []).append(bet)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import secrets
 
+import orjson
 import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import get_locale
@@ -130,7 +130,7 @@ def _bar_tag(context: dict) -> str:
         security.csrf_token(),
         str(get_locale()),
     ]
-    encoded = json.dumps(drawn, sort_keys=True, default=str).encode()
+    encoded = orjson.dumps(drawn, option=orjson.OPT_SORT_KEYS, default=str)
     return hashlib.blake2b(encoded, digest_size=8).hexdigest()
 
 
