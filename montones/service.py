@@ -9,7 +9,6 @@ table's state.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 import threading
@@ -265,7 +264,10 @@ class _Sql:
     JSON as text, and on SQLite a time as SQLAlchemy writes it.
     """
 
-    _PG: dict[str, str] = {}  # statement -> in psycopg's parameter style
+    # statement -> in psycopg's parameter style (the statements here hold no "::" cast and no
+    # literal "%", which the conversion would break). A driver's errors come out as its own
+    # (sqlite3's, psycopg's), not wrapped by SQLAlchemy; nothing here catches them.
+    _PG: dict[str, str] = {}
 
     def __init__(self, connection, postgres: bool) -> None:
         self.connection = connection
@@ -305,7 +307,7 @@ class _Sql:
     @staticmethod
     def read_json(value):
         """psycopg gives a JSON column parsed; sqlite3 gives its text."""
-        return json.loads(value) if isinstance(value, str) else value
+        return orjson.loads(value) if isinstance(value, str) else value
 
 
 @contextmanager
@@ -320,13 +322,15 @@ def _transaction():
         session.rollback()
         session.expire_all()
     engine = db.engine
+    if engine.dialect.name not in ("sqlite", "postgresql"):
+        raise RuntimeError(f"Montones runs on SQLite or PostgreSQL, not {engine.dialect.name}")
     postgres = engine.dialect.name == "postgresql"
     if not postgres:
         _sqlite_writer.acquire()
     try:
         connection = engine.raw_connection()
+        sql = _Sql(connection, postgres)
         try:
-            sql = _Sql(connection, postgres)
             if not postgres:
                 sql.run("BEGIN IMMEDIATE")
             yield sql
@@ -334,6 +338,7 @@ def _transaction():
             connection.rollback()
             raise
         finally:
+            sql.cursor.close()
             connection.close()  # back to the pool
     finally:
         if not postgres:
@@ -744,7 +749,7 @@ def _act(
         if not spec.all_in:
             raise ServiceError("%(label)s must be a whole number.", label=Phrase("The amount"))
         most = montones.most_stake(table.state, who)
-        if most <= 0:
+        if most <= 0 and table.state["bank"]:  # with no bank, the rules say why not
             raise ServiceError("You have no chips left to bet.")
         params = {**params, "amount": most}
     try:

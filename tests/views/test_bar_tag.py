@@ -21,6 +21,7 @@ TAG = re.compile(r'<input type="hidden" name="bar" value="([0-9a-f]+)">')
 NONCE = re.compile(r'name="nonce" value="[^"]*"')
 VERSION = re.compile(r'data-v="\d+"')
 QUICK = re.compile(r'<input type="radio" name="amount" value="(\w+)"')
+CHOSEN = re.compile(r'<input type="radio" name="amount" value="(\w+)" checked')
 
 
 INTENT = {"mode": "bet", "amount": "1", "custom": ""}  # what #intent holds as a page opens
@@ -81,6 +82,15 @@ def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
     answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="", bar=tag_of(before))
     assert regions(answer) == {"status", "bar"}
     assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
+
+
+def test_a_stake_no_longer_offered_leaves_the_all_in_chip_chosen(app):
+    night = Night(app, "Ana", "Ben", "Eva", chips=12)
+    night.to_betting("Ana", bank=10)
+    night.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="", stage=night.stage())
+    bar = bar_of(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
+    assert CHOSEN.findall(bar) == ["max"]
+    assert CHOSEN.findall(bar_of(night, "Ben", mode="bet", amount="5", custom="")) == ["5"]
 
 
 def test_a_withdraw_sends_the_tag_and_is_answered_without_the_unchanged_bar(betting):

@@ -540,6 +540,8 @@ WRONG_PHASE = [
     (heaps_phase, "Ben", "bet", {"heap": 1, "amount": 5}, "Bets are closed."),
     (settled, "Eva", "against", {"heap": 2, "amount": 5}, "Bets are closed."),
     (cut_phase, "Ben", "declare", {"heap": 1}, "Bets are closed."),
+    (cut_phase, "Eva", "tap", {"mode": "bet", "heap": 1, "amount": "max"}, "Bets are closed."),
+    (auction, "Eva", "tap", {"mode": "bet", "heap": 1, "amount": "max"}, "Bets are closed."),
     (settled, "Eva", "choose", {"heap": 2}, "Bets are closed."),
     (settled, "Ben", "withdraw", {"bet": 1}, "Bets are closed."),
     (heaps_phase, "Ana", "close", {}, "Bets are closed."),
