@@ -111,7 +111,7 @@ APPEND_ONLY = ("ledger", "actions", "hands")
 
 
 def init_app(app) -> None:
-    """Create the tables; on SQLite, turn on WAL and a busy timeout, and let writers BEGIN IMMEDIATE."""
+    """Create the tables; on SQLite, turn on WAL and a busy timeout."""
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
@@ -179,7 +179,5 @@ def _tune_sqlite(engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
-        # A writer takes the write lock before it reads, so two writers never deadlock on an
-        # upgrade from a read lock (which SQLite reports as "database is locked" at once).
-        immediate = connection.get_execution_options().get("sqlite_immediate")
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # The session only reads (every write is service._transaction's, BEGIN IMMEDIATE).
+        connection.exec_driver_sql("BEGIN")

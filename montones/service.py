@@ -20,11 +20,11 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select, text
 
 from montones import history, live
 from montones.extensions import db
-from montones.models import GameTable, LedgerEntry, Player, utcnow
+from montones.models import GameTable, LedgerEntry, utcnow
 from montones.rules import RulesError, monte, montones
 from montones.rules.errors import Phrase
 
@@ -120,21 +120,19 @@ def player_by_token(table: GameTable, token: str | None) -> Seat | None:
     """The seat this token holds at the table, if its player is still at it."""
     if not token:
         return None
-    found = (
-        db.session.connection()
-        .execute(_SEAT, {"table_id": table.id, "token_hash": _hash(token)})
-        .first()
-    )
+    found = db.session.execute(
+        _SEAT_READ, {"table_id": table.id, "token_hash": _hash(token)}
+    ).first()
     if found is None or table.state["players"].get(found.seat, {}).get("left"):
         return None
     return Seat(*found)
 
 
-# Built once (building a statement costs more than running it): a phone's seat, read on its
-# every fetch.
-_SEAT = select(Player.seat, Player.name, Player.rejoin_code).where(
-    Player.table_id == bindparam("table_id"), Player.token_hash == bindparam("token_hash")
+_SEAT = (
+    "SELECT seat, name, rejoin_code FROM players "
+    "WHERE table_id = :table_id AND token_hash = :token_hash"
 )
+_SEAT_READ = text(_SEAT)  # built once: a phone's seat is read on its every fetch
 
 
 def is_host(table: GameTable, secret: str | None) -> bool:
@@ -211,29 +209,6 @@ def balances(state: dict) -> dict[str, int]:
 # work, made the wait. (SQLite runs one worker process; another process, if any, still waits in
 # the busy handler.)
 _sqlite_writer = threading.Lock()
-
-
-@contextmanager
-def _writing():
-    """One write transaction of the ORM session (a new table, a rejoin: the writes outside a
-    table's lock); on SQLite, BEGIN IMMEDIATE, one writer of this process at a time.
-
-    The caller commits; whatever it leaves uncommitted is rolled back.
-    """
-    db.session.rollback()  # end any read transaction this request has open
-    sqlite = db.engine.dialect.name == "sqlite"
-    if sqlite:
-        _sqlite_writer.acquire()
-    try:
-        if sqlite:
-            db.session.connection(execution_options={"sqlite_immediate": True})
-        yield
-    except BaseException:
-        db.session.rollback()
-        raise
-    finally:
-        if sqlite:
-            _sqlite_writer.release()
 
 
 @dataclass
@@ -314,7 +289,7 @@ class _Sql:
 def _transaction():
     """One write transaction on a connection of the pool: on SQLite BEGIN IMMEDIATE, one writer
     of this process at a time. The caller commits; whatever it leaves uncommitted is rolled
-    back."""
+    back. Every write of the app is one of these (the ORM session only reads)."""
     if db.session.registry.has():
         # The write goes around the session: end the read transaction it has open and forget
         # the rows it read, which would otherwise still show as they were.
@@ -486,10 +461,6 @@ _UPDATE_TABLE = (
     "UPDATE game_tables SET state = :state, version = :version, paused = :paused, "
     "ended_at = :ended_at WHERE id = :id"
 )
-_SEAT_LOCKED = (
-    "SELECT seat, name, rejoin_code FROM players "
-    "WHERE table_id = :table_id AND token_hash = :token_hash"
-)
 _NONCE_SEEN = "SELECT id FROM actions WHERE table_id = :table_id AND nonce = :nonce"
 
 
@@ -499,7 +470,7 @@ def _bump(state: dict) -> dict:
 
 def create_table(
     game: str, name: str, starting_chips: int, settings: dict
-) -> tuple[GameTable, str]:
+) -> tuple[LockedTable, str]:
     """A new table, and the host secret (shown once, kept only as a hash)."""
     if game not in GAMES:
         raise ServiceError("Choose Montones or Monte.")
@@ -511,26 +482,39 @@ def create_table(
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
     secret = secrets.token_urlsafe(24)
-    with _writing():
+    with _transaction() as sql:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            taken = db.session.execute(select(GameTable.id).where(GameTable.code == code))
-            if taken.first() is None:
+            if sql.one(_CODE_TAKEN, code=code) is None:
                 break
         else:
             raise ServiceError("Could not find a free room code; try again.")
-        table = GameTable(
-            code=code,
-            game=game,
-            name=name,
-            host_hash=_hash(secret),
-            starting_chips=starting_chips,
-            state=state,
-            version=state["version"],
+        table = LockedTable(
+            None, code, game, name, _hash(secret), starting_chips, state["version"], False, None,
+            utcnow(), state
+        )  # fmt: skip
+        (table.id,) = sql.one(
+            _INSERT_TABLE,
+            code=table.code,
+            game=table.game,
+            name=table.name,
+            host_hash=table.host_hash,
+            starting_chips=table.starting_chips,
+            state=_json(state),
+            version=table.version,
+            paused=table.paused,
+            created_at=sql.time(table.created_at),
         )
-        db.session.add(table)
-        db.session.commit()
+        sql.connection.commit()
     return table, secret
+
+
+_CODE_TAKEN = "SELECT id FROM game_tables WHERE code = :code"
+_INSERT_TABLE = (
+    "INSERT INTO game_tables (code, game, name, host_hash, starting_chips, state, version, "
+    "paused, created_at) VALUES (:code, :game, :name, :host_hash, :starting_chips, :state, "
+    ":version, :paused, :created_at) RETURNING id"
+)
 
 
 def join(code: str, name: str) -> tuple[Seat, str]:
@@ -574,22 +558,27 @@ def _rejoin_code(taken: set[str]) -> str:
             return code
 
 
-def rejoin(code: str, rejoin_code: str) -> tuple[Player, str]:
+def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
     """Take one's seat back on another device: the old device's cookie stops working."""
-    with _writing():
-        table = get_table(code)
-        player = db.session.execute(
-            select(Player).where(
-                Player.table_id == table.id,
-                Player.rejoin_code == (rejoin_code or "").strip().upper(),
-            )
-        ).scalar_one_or_none()
-        if player is None or table.state["players"][player.seat].get("left"):
+    with _locked(code) as (table, sql):
+        found = sql.one(
+            _BY_REJOIN_CODE, table_id=table.id, rejoin_code=(rejoin_code or "").strip().upper()
+        )
+        if found is None or table.state["players"][found[0]].get("left"):
             raise ServiceError("That rejoin code does not match a seat at this table.")
         token = secrets.token_urlsafe(24)
-        player.token_hash = _hash(token)
-        db.session.commit()
+        player = Seat(*found)
+        sql.run(_NEW_TOKEN, table_id=table.id, seat=player.seat, token_hash=_hash(token))
     return player, token
+
+
+_BY_REJOIN_CODE = (
+    "SELECT seat, name, rejoin_code FROM players "
+    "WHERE table_id = :table_id AND rejoin_code = :rejoin_code"
+)
+_NEW_TOKEN = (
+    "UPDATE players SET token_hash = :token_hash WHERE table_id = :table_id AND seat = :seat"
+)
 
 
 @dataclass
@@ -697,7 +686,7 @@ def act_as(
     action's kind and params from the request, or refuses with a :class:`ServiceError`.
     Returns the table and the asker's seat."""
     with _locked(code) as (table, sql):
-        found = sql.one(_SEAT_LOCKED, table_id=table.id, token_hash=_hash(token)) if token else None
+        found = sql.one(_SEAT, table_id=table.id, token_hash=_hash(token)) if token else None
         if found is None:
             raise NotAllowed("Join the table first.")
         seat = Seat(*found)

@@ -1176,5 +1176,6 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         "is_banker": is_banker,
         "bets": [b for b in hand["bets"] if b["player"] == seat] if hand else [],
         "offer": state["auction"]["offers"].get(seat),
+        "most": most_stake(state, seat),
         "can": sorted(can),
     }

@@ -87,7 +87,7 @@ def _bar_view(game: str, v: dict) -> dict:
                 "chips": me.get("chips") if "offer" in can or "abona" in can else None,
                 "offer": me.get("offer"),
             },
-            "quick": _quick_stakes(bank, me, v["settings"]["min_bet"]),
+            "quick": _quick_stakes(me, v["settings"]["min_bet"]),
             "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
             "bank_heap": v["bank_heap"],
             "cutter_name": v["cutter_name"],
@@ -106,11 +106,10 @@ def _bar_view(game: str, v: dict) -> dict:
 QUICK_STAKES = (1, 5, 10, 25)
 
 
-def _quick_stakes(bank: dict | None, me: dict, least: int) -> list[int]:
+def _quick_stakes(me: dict, least: int) -> list[int]:
     """The quick chips a Montones bar offers: the table minimum and more, up to the most I can
-    stake now (my chips, up to what the bank holds)."""
-    top = min(bank["amount"], me.get("chips", 0)) if bank else 0
-    return [q for q in QUICK_STAKES if least <= q <= top]
+    stake now."""
+    return [q for q in QUICK_STAKES if least <= q <= me.get("most", 0)]
 
 
 def _bar_tag(context: dict) -> str:
@@ -269,8 +268,8 @@ def _params(game: str, kind: str) -> dict:
             # A typed amount wins over the quick chip that is still selected.
             if (form.get("custom") or "").strip():
                 params["amount"] = int_field(form, "custom", Phrase("The amount"))
-            elif game == "montones" and (form.get("amount") or "").strip() == service.ALL_IN:
-                params["amount"] = service.ALL_IN  # the bar's all-in chip
+            elif (form.get("amount") or "").strip() == service.ALL_IN:
+                params["amount"] = service.ALL_IN  # the all-in chip: the service says where
             else:
                 params["amount"] = int_field(form, "amount", Phrase("The amount"))
         return params
