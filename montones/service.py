@@ -490,9 +490,18 @@ def create_table(
         else:
             raise ServiceError("Could not find a free room code; try again.")
         table = LockedTable(
-            None, code, game, name, _hash(secret), starting_chips, state["version"], False, None,
-            utcnow(), state
-        )  # fmt: skip
+            id=0,  # the database's, below
+            code=code,
+            game=game,
+            name=name,
+            host_hash=_hash(secret),
+            starting_chips=starting_chips,
+            version=state["version"],
+            paused=False,
+            ended_at=None,
+            created_at=utcnow(),
+            state=state,
+        )
         (table.id,) = sql.one(
             _INSERT_TABLE,
             code=table.code,
