@@ -12,7 +12,7 @@ from flask_babel import get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from montones import live, models, security, views
+from montones import broker, models, security, views
 from montones.config import Config
 from montones.extensions import babel, db, htmx
 
@@ -88,7 +88,7 @@ def create_app(test_config=None):
     security.init_app(app)
     views.init_app(app)
     models.init_app(app)
-    live.init_app(app)
+    broker.init_app(app)
     return app
 
 

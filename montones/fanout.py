@@ -2,7 +2,7 @@
 
 Under gunicorn a stream's request thread sends the first bytes through the WSGI response (so the
 headers go out as usual), then hands its socket to the fan-out and sleeps until the stream ends.
-When a table's version is released (see :mod:`montones.live`) the fan-out thread alone works out
+When a table's version is released (see :mod:`montones.broker`) the fan-out thread alone works out
 each screen's update and writes it: forty screens cost forty socket writes in one thread, not
 forty threads woken to contend for the interpreter, which took longer than the writes.
 
@@ -11,7 +11,7 @@ in that screen's own outbox, and the screen gets no newer update until its outbo
 only the newest; so a screen that stops reading holds up no other and keeps at most one update
 waiting. The fan-out also sends the heartbeats and applies a table's clock when it falls due.
 Where there is no raw socket (the Flask test client, another server) the streams keep their own
-loop (:mod:`montones.views.live`).
+loop (:mod:`montones.views.stream`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from montones import live
+from montones import broker
 
 HEARTBEAT = 15.0
 RETRY = 0.05  # how soon to try an outbox again that a socket did not take
@@ -99,14 +99,14 @@ class Fanout:
     def close(self) -> None:
         """Stop the thread (the process ending does too)."""
         self._closed = True
-        live.poke()
+        broker.poke()
         self._thread.join(5)
 
     def add(self, screen: Screen) -> None:
         screen.sock.setblocking(False)
         with self._lock:
             self._screens.setdefault(screen.code, []).append(screen)
-        live.poke()
+        broker.poke()
 
     def remove(self, screen: Screen) -> bool:
         """Stop writing to ``screen``; True if its response can be ended cleanly (nothing of
@@ -132,14 +132,14 @@ class Fanout:
                     time.sleep(0.1)
 
     def _round(self) -> None:
-        pokes = live.pokes()
+        pokes = broker.pokes()
         with self._lock:
             for screens in self._screens.values():  # gone (their threads will remove them too)
                 screens[:] = [screen for screen in screens if not screen.ended.is_set()]
             tables = {code: list(s) for code, s in self._screens.items() if s}
         waiting = {}
         for code, screens in tables.items():
-            waiting[code] = released = live.released_version(code)
+            waiting[code] = released = broker.released_version(code)
             # The biggest group first: the phones' update is ready while the TV's is rendered.
             sizes = Counter(screen.group for screen in screens)
             screens.sort(key=lambda screen: -sizes[screen.group])
@@ -166,4 +166,4 @@ class Fanout:
                 elif now - screen.last_write >= HEARTBEAT:
                     screen.write(b": heartbeat\n\n")
                 timeout = min(timeout, max(0.0, screen.last_write + HEARTBEAT - now))
-        live.wait_any(waiting, timeout, pokes)
+        broker.wait_any(waiting, timeout, pokes)

@@ -15,14 +15,14 @@ from sqlalchemy import select
 
 from montones.extensions import db
 from montones.models import GameTable, Hand, utcnow
-from montones.rules import monte, montones
+from montones.rules import heaps, monte
 
 # What settles a hand in each game, and how the rules engine writes it down.
 RECORDERS = {
-    "montones": ("settled", montones.hand_record),
+    "montones": ("settled", heaps.hand_record),
     "monte": ("gate_turned", monte.coup_record),
 }
-LIVE = {"montones": montones.live_commitment, "monte": monte.live_commitment}
+LIVE = {"montones": heaps.live_commitment, "monte": monte.live_commitment}
 SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
 FORMAT = "montones-export/1"
 

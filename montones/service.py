@@ -22,16 +22,16 @@ from typing import Any
 import orjson
 from sqlalchemy import func, select, text
 
-from montones import history, live
+from montones import broker, history
 from montones.extensions import db
 from montones.models import GameTable, LedgerEntry, utcnow
-from montones.rules import RulesError, monte, montones
+from montones.rules import RulesError, heaps, monte
 from montones.rules.errors import Phrase
 
-GAMES = {"montones": montones, "monte": monte}
+GAMES = {"montones": heaps, "monte": monte}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-# A Montones stake of "all I can": worked out when the tap arrives (montones.most_stake), so a
+# A Montones stake of "all I can": worked out when the tap arrives (heaps.most_stake), so a
 # phone's all-in chip stays right however its chips have moved since the bar was drawn.
 ALL_IN = "max"
 
@@ -334,10 +334,10 @@ def _locked(code: str):
     Yields the table (a :class:`LockedTable`) and the transaction's statements.
 
     While it runs (and while it waits for the lock) the table counts it as an action on its way
-    (:func:`live.acting`): the streams' release pace widens while more changes are coming.
+    (:func:`broker.acting`): the streams' release pace widens while more changes are coming.
     """
     code = (code or "").upper()
-    with live.acting(code), _transaction() as sql:
+    with broker.acting(code), _transaction() as sql:
         found = sql.one(_LOCK + (" FOR UPDATE" if sql.postgres else ""), code=code)
         if found is None:
             raise NotFound("There is no table with that code.")
@@ -347,7 +347,7 @@ def _locked(code: str):
         # The state is read only if this process does not hold it already: the newest table
         # it committed, at the version the locked row has (a state is never changed in place,
         # and every change of one takes a new version, so the one held is the one stored).
-        held = live.latest(table.code)
+        held = broker.latest(table.code)
         if held is not None and held.id == table.id and held.version == table.version:
             table.state = held.state
         else:
@@ -356,12 +356,12 @@ def _locked(code: str):
         if sql.postgres:  # every worker process hears of it when the transaction commits
             sql.run(
                 "SELECT pg_notify(:channel, :payload)",
-                channel=live.CHANNEL,
+                channel=broker.CHANNEL,
                 payload=f"{table.code}:{table.version}",
             )
-        committed = live.snapshot(table)
+        committed = broker.snapshot(table)
         sql.connection.commit()
-    live.publish(committed.code, committed.version, committed)
+    broker.publish(committed.code, committed.version, committed)
 
 
 def _record(
@@ -599,7 +599,7 @@ class _Spec:
 
 
 def _montones_actions() -> dict[str, _Spec]:
-    m = montones
+    m = heaps
     return {
         "offer": _Spec("player", lambda s, a, p, now: m.offer_bank(s, a, p["amount"]), ("amount",)),
         "pass": _Spec("player", lambda s, a, p, now: m.pass_bank(s, a)),
@@ -746,7 +746,7 @@ def _act(
     if params.get("amount") == ALL_IN:
         if not spec.all_in:
             raise ServiceError("%(label)s must be a whole number.", label=Phrase("The amount"))
-        most = montones.most_stake(table.state, who)
+        most = heaps.most_stake(table.state, who)
         if most <= 0 and table.state["bank"]:  # with no bank, the rules say why not
             raise ServiceError("You have no chips left to bet.")
         params = {**params, "amount": most}
@@ -762,9 +762,9 @@ def _follow_up(sql: _Sql, table: LockedTable) -> None:
     """What happens by itself after an action: an auction everyone answered closes; a Monte
     table whose last bank has passed ends, so every screen can show the standings."""
     state = table.state
-    if table.game == "montones" and state["phase"] == montones.AUCTION:
-        if montones.auction_complete(state):
-            new_state, events = montones.close_auction(state, time.time())
+    if table.game == "montones" and state["phase"] == heaps.AUCTION:
+        if heaps.auction_complete(state):
+            new_state, events = heaps.close_auction(state, time.time())
             _record(sql, table, new_state, events, "system", "close_auction", {})
     # Monte ends by itself once everyone has held the bank the agreed number of times.
     if table.game == "monte" and state["phase"] == monte.FINISHED and not table.ended_at:

@@ -14,7 +14,7 @@ from montones.rules import monte
 from montones.rules.cards import FRENCH, SPANISH, cut
 from montones.rules.errors import RulesError
 from montones.rules.fairness import commitment
-from montones.rules.montones import deal_heaps, split_heaps
+from montones.rules.heaps import deal_heaps, split_heaps
 from montones.rules.scenario import replay
 
 

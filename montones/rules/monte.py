@@ -1,6 +1,6 @@
 """Monte Bank as Foster's Complete Hoyle gives it (RULES.md, "Monte").
 
-Same shape as :mod:`montones.rules.montones`: the state is a plain dict, each action works on
+Same shape as :mod:`montones.rules.heaps`: the state is a plain dict, each action works on
 a copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. The deck is a
 list of codes, top card first: layouts come from both ends, the gate from the bottom.
 """

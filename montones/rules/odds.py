@@ -17,7 +17,7 @@ from functools import cache
 from itertools import combinations, permutations
 from typing import Any
 
-from montones.rules import monte, montones
+from montones.rules import heaps, monte
 from montones.rules.cards import FRENCH, SPANISH
 
 
@@ -70,7 +70,7 @@ def _pairs() -> Iterable[tuple[str, str]]:
 def heap_bet() -> Odds:
     """A bet on a heap: paid as settle_hand pays it, double on the Rey de oros."""
     return Odds.counted(
-        montones.heap_payout(card, 1) if montones.heap_wins(bank_card, card) else -1
+        heaps.heap_payout(card, 1) if heaps.heap_wins(bank_card, card) else -1
         for bank_card, card in _pairs()
     )
 
@@ -79,7 +79,7 @@ def heap_bet() -> Odds:
 def banker_card_bet() -> Odds:
     """A bet on the banker's card against a heap: even money, never double."""
     return Odds.counted(
-        -1 if montones.heap_wins(bank_card, card) else 1 for bank_card, card in _pairs()
+        -1 if heaps.heap_wins(bank_card, card) else 1 for bank_card, card in _pairs()
     )
 
 
@@ -87,7 +87,7 @@ def banker_card_bet() -> Odds:
 def whole_bank_bet() -> Odds:
     """Pagando y cobrando, per chip of the bank played for: even money, never double."""
     return Odds.counted(
-        1 if montones.heap_wins(bank_card, card) else -1 for bank_card, card in _pairs()
+        1 if heaps.heap_wins(bank_card, card) else -1 for bank_card, card in _pairs()
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from montones.rules import monte
 from montones.rules.cards import FRENCH, SPANISH
 from montones.rules.errors import RulesError
-from montones.rules.montones import settle_hand
+from montones.rules.heaps import settle_hand
 
 
 class ScenarioError(RulesError):

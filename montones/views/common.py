@@ -16,10 +16,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import service
-from montones.rules import monte, montones, odds
+from montones.rules import heaps, monte, odds
 from montones.rules.errors import Phrase
 
-ENGINES = {"montones": montones, "monte": monte}
+ENGINES = {"montones": heaps, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
 
 

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from montones import chart, history, security, service
 from montones.rules.errors import Phrase
-from montones.views import live as live_views
+from montones.views import stream as stream_views
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -59,7 +59,7 @@ def _context(table, player, **extra):
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
-        "mine_tag": live_views.mine_tag(table, player.seat) if player else "",
+        "mine_tag": stream_views.mine_tag(table, player.seat) if player else "",
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
@@ -143,7 +143,7 @@ def _unless_shown(blocks: list[str], context: dict) -> list[str]:
 
 def _shared(table):
     """The felt and the odds as every phone gets them, from the render the streams share."""
-    return lambda block, oob: live_views.phone_shared(table, block, oob)
+    return lambda block, oob: stream_views.phone_shared(table, block, oob)
 
 
 def _seated(code):

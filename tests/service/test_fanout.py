@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from montones import fanout, live
+from montones import broker, fanout
 
 
 class Table:
@@ -58,7 +58,7 @@ def hub_for(hubs):
 
 @pytest.fixture(autouse=True)
 def quick_release(monkeypatch):
-    monkeypatch.setattr(live, "MIN_GAP", 0.0)
+    monkeypatch.setattr(broker, "MIN_GAP", 0.0)
 
 
 def screen(table: Table, name: str, chunked: bool = True):
@@ -77,20 +77,20 @@ def read_until(sock: socket.socket, needle: bytes, limit: float = 5.0) -> bytes:
 
 def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(hub_for):
     table = Table()
-    live.publish(table.code, 1)
+    broker.publish(table.code, 1)
     hub = hub_for(table)
     tv, tv_reader = screen(table, "tv")
     hub.add(tv)
     expected = b"event: felt\ndata: v1 tv\n\n"
     assert read_until(tv_reader, b"v1 tv") == b"%X\r\n%s\r\n" % (len(expected), expected)
-    live.publish(table.code, 2)
+    broker.publish(table.code, 2)
     assert b"v2 tv" in read_until(tv_reader, b"v2 tv")
     assert hub.remove(tv)  # nothing half written: the response can end cleanly
 
 
 def test_without_chunked_framing_the_update_goes_as_it_is(hub_for):
     table = Table()
-    live.publish(table.code, 1)
+    broker.publish(table.code, 1)
     hub = hub_for(table)
     old, reader = screen(table, "old", chunked=False)
     hub.add(old)
@@ -105,14 +105,14 @@ def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(
     def update(screen, code, released):
         return b"event: felt\ndata: v%d %s\n\n" % (released, big), released
 
-    live.publish(table.code, 1)
+    broker.publish(table.code, 1)
     hub = hub_for(table, update)
     asleep, asleep_reader = screen(table, "asleep")
     awake, reader = screen(table, "awake")
     hub.add(asleep)
     hub.add(awake)
     for version in range(2, 12):
-        live.publish(table.code, version)
+        broker.publish(table.code, version)
         started = time.monotonic()
         read_until(reader, b"data: v%d " % version)
         assert time.monotonic() - started < 1.0
@@ -127,7 +127,7 @@ def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(
 def test_the_clock_is_applied_once_when_it_falls_due(hub_for):
     table = Table()
     table.due = time.time() + 0.3
-    live.publish(table.code, 1)
+    broker.publish(table.code, 1)
     hub = hub_for(table)
     screens = [screen(table, f"s{i}") for i in range(3)]
     for s, _reader in screens:
@@ -143,7 +143,7 @@ def one_screen(monkeypatch, hub_for, name: str):
     """A table with one screen on a fan-out whose heartbeats come every 0.2 s."""
     monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
     table = Table()
-    live.publish(table.code, 1)
+    broker.publish(table.code, 1)
     hub = hub_for(table)
     one, reader = screen(table, name)
     hub.add(one)

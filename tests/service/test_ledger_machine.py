@@ -49,9 +49,9 @@ from montones import create_app, service
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
-from montones.rules import monte, montones
+from montones.rules import heaps, monte
 
-ENGINES = {"montones": montones, "monte": monte}
+ENGINES = {"montones": heaps, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
 MAX_SEATS = 6  # seats at a table, kicked players' included
 MAX_JOINS = 3  # join attempts at a table after its first players, refused names included
@@ -266,11 +266,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.focus = "both"
         self.setups: dict[str, dict] = {}
         self.progress: Counter = Counter()  # hands, coups and banks changing hands
-        self.rngs = (montones._rng, monte._rng)
+        self.rngs = (heaps._rng, monte._rng)
         STATS["examples"] += 1
 
     def teardown(self):
-        montones._rng, monte._rng = self.rngs
+        heaps._rng, monte._rng = self.rngs
         STATS[f"steps in an example: {bucket(self.steps, (0, 10, 25, 40, 50))}"] += 1
         for what in ("montones: a hand dealt", "monte: a coup dealt"):
             STATS[f"{what}, per example: {bucket(self.progress[what], (0, 1, 3, 6))}"] += 1
@@ -295,7 +295,7 @@ class LedgerMachine(RuleBasedStateMachine):
         one game opens only that one)."""
         self._count("open_tables")
         # The rules engines' shuffles, cuts and lots, replayable from the example.
-        montones._rng = monte._rng = random.Random(seed)
+        heaps._rng = monte._rng = random.Random(seed)
         self.focus = focus
         self.setups = {"montones": montones_setup, "monte": monte_setup}
         note(f"focus: {focus}")
@@ -408,7 +408,7 @@ class LedgerMachine(RuleBasedStateMachine):
             return
         weights = dict(WEIGHTS[t.game])
         hand = t.state.get("hand")
-        if t.game == "montones" and hand and t.state["phase"] == montones.BETTING:
+        if t.game == "montones" and hand and t.state["phase"] == heaps.BETTING:
             # The banker's heap first, then close: a close before it is refused.
             chosen = hand["bank_heap"] is not None
             weights["close"], weights["choose"] = (12, 1) if chosen else (1, 10)
@@ -573,7 +573,7 @@ class LedgerMachine(RuleBasedStateMachine):
             # Montones offers a broke player the bet buttons too (and a bank below the table
             # minimum takes no bet): the moves leave those out.
             broke = me["chips"] < state["settings"]["min_bet"]
-            if t.game == "montones" and state["phase"] == montones.BETTING:
+            if t.game == "montones" and state["phase"] == heaps.BETTING:
                 broke = broke or state["bank"]["amount"] < state["settings"]["min_bet"]
             for kind in me["can"]:
                 if kind == "withdraw" and not me["bets"]:
@@ -585,10 +585,10 @@ class LedgerMachine(RuleBasedStateMachine):
                 if seat in answered and (kind == "pass" or kind == "offer" and auction["offers"]):
                     continue  # answered already: an offer again only if nobody has offered
                 moves.append((seat, kind))
-        if t.game == "montones" and state["phase"] == montones.AUCTION:
+        if t.game == "montones" and state["phase"] == heaps.AUCTION:
             if state["auction"]["offers"]:
                 moves.append((None, "close_auction"))
-        if t.game == "montones" and state["phase"] == montones.CUT:
+        if t.game == "montones" and state["phase"] == heaps.CUT:
             # A kicked cutter leaves the deck waiting for the cut timeout, which only an open
             # live stream applies; the host sends the banker away instead (the hand is off).
             if state["players"][state["hand"]["cutter"]].get("left"):
@@ -636,8 +636,8 @@ class LedgerMachine(RuleBasedStateMachine):
             return {"count": data.draw(st.integers(low, high), label="count")}
         numbers = list(range(1, len(hand["heaps"]) + 1)) if hand else [1]
         if kind in ("bet", "against", "declare"):
-            heaps = [h for h in numbers if h != hand["bank_heap"]] or [1]
-            fields = {"heap": data.draw(st.sampled_from(heaps), label="heap")}
+            others = [h for h in numbers if h != hand["bank_heap"]] or [1]
+            fields = {"heap": data.draw(st.sampled_from(others), label="heap")}
             if kind != "declare":
                 # Often all the bank holds (or all one has): a winning bet breaks the bank.
                 most = min(state["bank"]["amount"], me["chips"])
@@ -647,7 +647,7 @@ class LedgerMachine(RuleBasedStateMachine):
                 )
             return fields
         if kind == "choose":
-            free = [h for h in numbers if h not in montones.tied_heaps(hand)] or [1]
+            free = [h for h in numbers if h not in heaps.tied_heaps(hand)] or [1]
             return {"heap": data.draw(st.sampled_from(free), label="heap")}
         if kind == "withdraw":
             mine = [b["id"] for b in hand["bets"] if b["player"] == seat]
@@ -874,7 +874,7 @@ class LedgerMachine(RuleBasedStateMachine):
         if t.game == "montones":
             if new["hands"] > old["hands"]:
                 seen.append("a hand dealt")
-            if new["phase"] == montones.SETTLED and old["phase"] != montones.SETTLED:
+            if new["phase"] == heaps.SETTLED and old["phase"] != heaps.SETTLED:
                 seen.append("a hand settled")
             banker = new["bank"]["banker"] if new["bank"] else None
             if old["bank"] and not new["bank"]:

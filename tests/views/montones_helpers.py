@@ -16,10 +16,10 @@ import re
 
 from sqlalchemy import func, select
 
-from montones import live, service
+from montones import broker, service
 from montones.extensions import db
 from montones.models import Action, LedgerEntry, Player
-from montones.rules import montones as engine
+from montones.rules import heaps as engine
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
@@ -34,10 +34,10 @@ def put_state(table, state: dict) -> None:
 
     The app changes a state only with a new version, and a process that holds a table's
     newest state does not read it again at that version (service._locked): so the process is
-    told of this one, as every writer tells it (live.publish)."""
+    told of this one, as every writer tells it (broker.publish)."""
     table.state = state
     db.session.commit()
-    live.publish(table.code, table.version, live.snapshot(table))
+    broker.publish(table.code, table.version, broker.snapshot(table))
 
 
 def csrf_of(response) -> str:

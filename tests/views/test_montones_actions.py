@@ -33,7 +33,7 @@ from montones import create_app, service
 from montones.config import TestConfig
 from montones.extensions import db
 from montones.models import Action, GameTable
-from montones.rules import montones as engine
+from montones.rules import heaps as engine
 
 JOIN_FIRST = "Join the table first."
 GONE = "You are no longer at this table."  # a seat the host kicked

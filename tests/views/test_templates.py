@@ -3,7 +3,7 @@ key first, factory.Templates) and the one-line SSE event a block is sent in (vie
 
 from types import SimpleNamespace
 
-from montones.views.live import _event
+from montones.views.stream import _event
 
 
 def render(app, source: str, **context) -> str:

@@ -5,7 +5,7 @@ version and language and pushed in the event itself, so forty screens cost one r
 forty. A phone's own regions (its chips, its action bar) are fetched only when what they show
 for that seat has changed: the stream sends ``mine`` then, with a fingerprint of what they are
 drawn from, and the phone skips the fetch when its regions already show it. Versions reach the
-streams at the pace :mod:`montones.live` releases them, the same version to every screen at the
+streams at the pace :mod:`montones.broker` releases them, the same version to every screen at the
 same moment, so a burst of changes costs each screen one update per release. On connecting, a
 stream sends what changed since the version its page showed, so a screen that lost its stream
 catches up; in between it sends heartbeats, and it applies the cut timeout when it falls due.
@@ -31,7 +31,7 @@ import orjson
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask_babel import force_locale, get_locale
 
-from montones import fanout, history, live, service
+from montones import broker, fanout, history, service
 from montones.extensions import db
 from montones.views import tv as tv_views
 from montones.views.common import actor_for, block_drawer, join_url, table_view
@@ -65,10 +65,10 @@ def _known(code: str, at_least: int) -> SimpleNamespace | None:
     """The table this process holds for ``code`` at version ``at_least`` or newer, if any: the
     one released to the streams when it is that version (so every stream shows the same one),
     else the newest held."""
-    released = live.released(code)
+    released = broker.released(code)
     if released is not None and released.version == at_least:
         return released
-    published = live.latest(code)
+    published = broker.latest(code)
     with _lock:
         known = _tables.get(code)
         if published is not None and (known is None or published.version > known.version):
@@ -92,7 +92,7 @@ def _table(code: str, at_least: int) -> SimpleNamespace:
         known = _known(code, at_least)
         if known is not None:
             return known
-        fresh = live.snapshot(service.get_table(code))
+        fresh = broker.snapshot(service.get_table(code))
         db.session.remove()  # a stream must not hold a connection (or a read snapshot) open
         with _lock:
             known = _tables.get(code)
@@ -212,7 +212,7 @@ def _fanout_update(screen: fanout.Screen, code: str, released: int) -> tuple[byt
 
 
 def _fanout_deadline(code: str) -> float | None:
-    return service.clock_deadline(_table(code, live.released_version(code)))
+    return service.clock_deadline(_table(code, broker.released_version(code)))
 
 
 def _fanout_tick(code: str) -> None:
@@ -225,7 +225,7 @@ def phone_shared(row, block: str, oob: bool) -> str | None:
     streams push it (rendered once); None for a block of the phone's own."""
     if block not in (name for name, _template, _block in SHARED["phone"]):
         return None
-    table = live.snapshot(row)
+    table = broker.snapshot(row)
     html = dict(_shared_blocks(table, "phone", str(get_locale()))).get(block)
     if html and oob:
         return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
@@ -331,13 +331,13 @@ def stream(code):
     def events():
         nonlocal deadline, tag
         yield "retry: 1500\n\n"
-        live.publish(code, version)
+        broker.publish(code, version)
         last, opened = seen, time.monotonic()
         while time.monotonic() - opened < max_seconds:
             timeout = HEARTBEAT
             if deadline is not None:
                 timeout = max(0.2, min(timeout, deadline - time.time() + 0.1))
-            current = live.wait(code, last, timeout)
+            current = broker.wait(code, last, timeout)
             if current > last:
                 table = _table(code, current)
                 last = table.version
@@ -361,7 +361,7 @@ def stream(code):
 
         def handed_over():
             yield "retry: 1500\n\n"  # with the headers, through the server as usual
-            live.publish(code, version)
+            broker.publish(code, version)
             mine = fanout.Screen(sock, chunked, code, seen, group=(screen, locale), **about)
             hub.add(mine)
             try:
