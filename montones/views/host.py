@@ -9,6 +9,7 @@ from flask import Blueprint, Response, abort, flash, render_template, request, s
 
 from montones import history, service
 from montones.rules.errors import Phrase
+from montones.service import actions
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -83,7 +84,7 @@ def act(code, kind):
     table = service.get_table(code)
     actor, _player = actor_for(table)
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
-    host_kinds = {k for k, spec in service.ACTIONS[table.game].items() if spec.role == "host"}
+    host_kinds = {k for k, spec in actions.ACTIONS[table.game].items() if spec.role == "host"}
     if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
         abort(403)
     try:

@@ -2,7 +2,7 @@
 
 The routes are read from ``app.url_map``: a route that accepts anything but GET/HEAD/OPTIONS and
 is not in ``STATE_CHANGING`` fails the suite, and so does an action of the rules
-(``service.ACTIONS``) that no row of ``MATRIX`` exercises. Each row is a table of one game in
+(``actions.ACTIONS``) that no row of ``MATRIX`` exercises. Each row is a table of one game in
 one phase (see ``security_helpers``), a POST, and what each of the five actors gets:
 
     anonymous  a browser with a session and its CSRF token, but no seat and no host secret
@@ -37,7 +37,7 @@ from security_helpers import (
     table_in,
 )
 
-from montones import service
+from montones.service import actions
 
 
 @pytest.fixture(scope="module")
@@ -458,7 +458,7 @@ def test_every_state_changing_route_is_in_the_expectation_table(app):
 
 def test_every_action_of_both_games_is_in_the_matrix():
     done = {(row.game, row.path) for row in MATRIX if any(o.allowed for o in row.expect)}
-    for game, specs in service.ACTIONS.items():
+    for game, specs in actions.ACTIONS.items():
         for kind, spec in specs.items():
             route = "/host/" if spec.role == "host" else "/a/"
             assert (game, route + kind) in done, f"no matrix row allows {game} {route}{kind}"

@@ -50,6 +50,7 @@ from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
 from montones.rules import heaps, monte
+from montones.service import actions
 
 ENGINES = {"montones": heaps, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -104,7 +105,7 @@ JUNK = ["", "0", "-1", "1", "2", "3", "5", "40", "x", "1.5", "99999999999", str(
 JUNK += ["bottom", "top", "middle", "bet", "p1", "p2", "p9", "1\x00"]
 FIELDS = ["amount", "custom", "heap", "position", "count", "bet", "layout", "mode", "seat"]
 MISPLAY_KINDS = {
-    game: [*sorted(service.ACTIONS[game]), "tap", "fly", "draw", "close_auction"]
+    game: [*sorted(actions.ACTIONS[game]), "tap", "fly", "draw", "close_auction"]
     for game in ENGINES
 }
 HOST_ROUTE_KINDS = ["top_up", "kick", "pause", "resume", "draw", "close_auction", "fly", "bet"]

@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 from montones import broker, service
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry, Player
-from montones.service import Actor
+from montones.service import Actor, actions, store
 
 
 def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
@@ -122,16 +122,16 @@ def test_an_action_reads_the_state_only_when_the_process_does_not_hold_it(app, m
     code, seats = seated(app)
     _ana, ben, eva = play_to_betting(app, code, seats)
     statements = []
-    one = service._Sql.one
+    one = store.Sql.one
 
     def seen(sql, statement, **params):
         statements.append(statement)
         return one(sql, statement, **params)
 
-    monkeypatch.setattr(service._Sql, "one", seen)
+    monkeypatch.setattr(store.Sql, "one", seen)
     with app.app_context():
         service.act(code, ben, "bet", {"heap": 1, "amount": 5})
-        assert statements and service._STATE not in statements
+        assert statements and store._STATE not in statements
         elsewhere = {**state(app, code)}
         elsewhere["players"] = {**elsewhere["players"]}
         elsewhere["players"][seats["Eva"]] = {
@@ -147,7 +147,7 @@ def test_an_action_reads_the_state_only_when_the_process_does_not_hold_it(app, m
         statements.clear()
         with pytest.raises(service.ServiceError, match="You have 3 chips"):
             service.act(code, eva, "bet", {"heap": 2, "amount": 5})
-        assert service._STATE in statements
+        assert store._STATE in statements
 
 
 def test_concurrent_bets_are_all_kept_and_nobody_overspends(app):
@@ -198,7 +198,7 @@ def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_tim
     ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
     host = Actor(is_host=True)
     now = [1_000_000.0]
-    monkeypatch.setattr(service.time, "time", lambda: now[0])
+    monkeypatch.setattr(actions.time, "time", lambda: now[0])
     with app.app_context():
         service.act(code, ana, "offer", {"amount": 50})
         service.act(code, ben, "pass", {})

@@ -1,0 +1,61 @@
+"""Where a request becomes a rules action, inside one database transaction.
+
+Views parse the request and call a function here; the service loads the table under a write
+lock, checks who may act, runs the rules engine, and stores the new state together with its
+action-log row and its ledger entries, then tells the live channel. Nothing else writes a
+table's state.
+
+- ``refusals``: what the service says when it changes nothing;
+- ``queries``: reading tables, seats and the ledger;
+- ``store``: the write path, one transaction per change under the table's row lock;
+- ``actions``: who may do what, run through the rules engine.
+"""
+
+from montones.service.actions import (
+    ALL_IN,
+    Actor,
+    act,
+    act_as,
+    clock_deadline,
+    create_table,
+    host_action,
+    join,
+    rejoin,
+    stage,
+    tick,
+)
+from montones.service.queries import (
+    Seat,
+    chips_over_night,
+    get_table,
+    is_host,
+    ledger_totals,
+    player_by_token,
+)
+from montones.service.refusals import NotAllowed, NotFound, ServiceError, Stale
+from montones.service.store import balances
+
+__all__ = [
+    "ALL_IN",
+    "Actor",
+    "NotAllowed",
+    "NotFound",
+    "Seat",
+    "ServiceError",
+    "Stale",
+    "act",
+    "act_as",
+    "balances",
+    "chips_over_night",
+    "clock_deadline",
+    "create_table",
+    "get_table",
+    "host_action",
+    "is_host",
+    "join",
+    "ledger_totals",
+    "player_by_token",
+    "rejoin",
+    "stage",
+    "tick",
+]
