@@ -49,15 +49,6 @@ def seat_colour(seat: str) -> str:
     return SEAT_COLOURS[int(seat[1:]) % len(SEAT_COLOURS)]
 
 
-def between_banks(state: dict) -> bool:
-    """No bank is running and at least one has: the TV has room for the night so far."""
-    if state["phase"] == "finished":
-        return True
-    if state["game"] == "montones":
-        return state["phase"] == "auction" and state["hands"] > 0
-    return state["phase"] == "bank" and any(state["banks"].values())
-
-
 def size(screen: str, players: int) -> tuple[int, int]:
     """The image's width and height for ``players`` lines."""
     look = LOOKS[screen]

@@ -15,14 +15,8 @@ from sqlalchemy import select
 
 from montones.extensions import db
 from montones.models import GameTable, Hand, utcnow
-from montones.rules import heaps, monte
+from montones.rules.games import game
 
-# What settles a hand in each game, and how the rules engine writes it down.
-RECORDERS = {
-    "montones": ("settled", heaps.hand_record),
-    "monte": ("gate_turned", monte.coup_record),
-}
-LIVE = {"montones": heaps.live_commitment, "monte": monte.live_commitment}
 SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
 FORMAT = "montones-export/1"
 
@@ -33,10 +27,10 @@ def record(
     """The ``hands`` row of the hand or coup this change settled, if it settled one; the
     service writes it in the change's own transaction. ``last_number()`` is the number of the
     table's newest hand (0 before the first), read in that transaction."""
-    settles, write = RECORDERS[table.game]
-    if not any(event["type"] == settles for event in events):
+    rules = game(table.game)
+    if not any(event["type"] == rules.SETTLES for event in events):
         return None
-    entry = write(before, after)
+    entry = rules.hand_record(before, after)
     number = last_number() + 1
     at = utcnow()
     entry["meta"] |= {
@@ -58,7 +52,7 @@ def live_commitment(table: GameTable) -> str | None:
     """The commitment of the deck still being dealt, if any: its secrets stay hidden."""
     if table.ended_at:
         return None
-    return LIVE[table.game](table.state)
+    return game(table.game).live_commitment(table.state)
 
 
 def shown(entry: dict, live: str | None) -> dict:
@@ -67,8 +61,8 @@ def shown(entry: dict, live: str | None) -> dict:
         return {**entry, "opened": True}
     hidden = {k: v for k, v in entry["shuffle"].items() if k not in SECRET}
     scenario = {**entry, "shuffle": hidden, "opened": False}
-    if entry["game"] == "monte":
-        scenario.pop("deck")  # the scenario's deck is the order still to be dealt
+    for key in game(entry["game"]).HIDDEN_WHILE_LIVE:
+        scenario.pop(key)
     return scenario
 
 
@@ -92,9 +86,8 @@ def for_seat(entry: dict, seat: str) -> dict:
     """What one player did and got in a hand: their bets with what each paid, chips before and
     after; for the banker, the bank before and after."""
     result = entry["result"]
-    settled = result["settled"] if entry["game"] == "montones" else result["coups"][0]["settled"]
+    bets, settled = game(entry["game"]).record_lines(entry)
     lines = {line["bet"]: line for line in settled}
-    bets = entry["bets"] if entry["game"] == "montones" else entry["coups"][0]["bets"]
     mine = [{**bet, **lines.get(i, {})} for i, bet in enumerate(bets) if bet["player"] == seat]
     return {
         "bets": mine,

@@ -16,15 +16,21 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from montones.rules import record
+from montones.rules import record, table
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
 from montones.rules.settlement import VOID, WON, cover
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
+from montones.rules.table import (
+    Action,
+    Events,
+    Field,
+    State,
+    action,
+    is_count,
+    require_phase,
+)
 
 _rng = secrets.SystemRandom()
 
@@ -128,74 +134,30 @@ def settle_hand(
 
 
 def new_table(settings: dict | None = None) -> State:
-    merged = dict(DEFAULT_SETTINGS)
-    for key, value in (settings or {}).items():
-        if key not in DEFAULT_SETTINGS:
-            raise RulesError("unknown setting %(key)r", key=key)
-        merged[key] = value
+    merged = table.merged_settings(DEFAULT_SETTINGS, settings)
     _check_settings(merged)
-    return {
-        "game": "montones",
-        "version": 0,
-        "settings": merged,
-        "players": {},
-        "seats": [],
-        "phase": AUCTION,
-        "auction": {"offers": {}, "passed": []},
-        "bank": None,
-        "cut_turn": 0,
-        "hands": 0,
-        "hand": None,
-    }
+    return table.new_state(
+        NAME,
+        merged,
+        phase=AUCTION,
+        auction={"offers": {}, "passed": []},
+        bank=None,
+        cut_turn=0,
+        hands=0,
+        hand=None,
+    )
 
 
 def _check_settings(settings: dict) -> None:
     low, high = settings["heap_counts"]
-    if not (_is_count(settings["min_bet"]) and settings["min_bet"] >= 1):
+    if not (is_count(settings["min_bet"]) and settings["min_bet"] >= 1):
         raise RulesError("the minimum bet must be a whole number of chips, at least 1")
-    if not (_is_count(low) and _is_count(high) and 2 <= low <= high <= 40 // MIN_HEAP_CARDS):
+    if not (is_count(low) and is_count(high) and 2 <= low <= high <= 40 // MIN_HEAP_CARDS):
         raise RulesError("heap counts must run from 2 up to %(most)s", most=40 // MIN_HEAP_CARDS)
-    if not (_is_count(settings["tenure_minutes"]) and settings["tenure_minutes"] >= 1):
+    if not (is_count(settings["tenure_minutes"]) and settings["tenure_minutes"] >= 1):
         raise RulesError("the bank's time must be at least one minute")
-    if not (_is_count(settings["cut_timeout"]) and settings["cut_timeout"] >= 1):
+    if not (is_count(settings["cut_timeout"]) and settings["cut_timeout"] >= 1):
         raise RulesError("the time to cut must be at least one second")
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _amount(value: object, what: str = Phrase("a bet")) -> int:
-    if not _is_count(value):
-        raise RulesError(
-            "%(what)s must be a whole number of chips, not %(value)r", what=what, value=value
-        )
-    if value <= 0:
-        raise RulesError("%(what)s must be at least 1 chip", what=what)
-    return value
-
-
-def _action(func):
-    """Run an action on a copy of the state and bump the version when it succeeds."""
-
-    def run(state: State, *args, **kwargs) -> tuple[State, Events]:
-        new = copy_state(state)
-        events: Events = []
-        func(new, events, *args, **kwargs)
-        new["version"] += 1
-        return new, events
-
-    run.__name__ = func.__name__
-    run.__doc__ = func.__doc__
-    run.__wrapped__ = func
-    return run
-
-
-def _player(state: State, pid: str) -> dict:
-    player = state["players"].get(pid)
-    if player is None or player.get("left"):
-        raise RulesError("that player is not at the table")
-    return player
 
 
 def _banker(state: State) -> str | None:
@@ -203,8 +165,7 @@ def _banker(state: State) -> str | None:
 
 
 def _require_phase(state: State, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise RulesError(_PHASE_REFUSAL[phases[0]])
+    require_phase(state, _PHASE_REFUSAL, *phases)
 
 
 _PHASE_REFUSAL = {
@@ -222,7 +183,7 @@ def _require_banker(state: State, pid: str) -> None:
 
 
 def _require_punter(state: State, pid: str) -> dict:
-    player = _player(state, pid)
+    player = table.player(state, pid)
     if pid == _banker(state):
         raise RulesError("the banker does not bet against the bank")
     if player["sitting_out"]:
@@ -250,30 +211,16 @@ def bank_time_up(state: State, now: float) -> bool:
 # --- players -----------------------------------------------------------------------------
 
 
-@_action
+@action
 def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
     """Seat a player; they may join at any time and play from the next betting they see."""
-    name = name.strip() if isinstance(name, str) else ""
-    if not name:
-        raise RulesError("a player needs a name")
-    if len(name) > 24:
-        raise RulesError("a name can have at most 24 characters")
-    if pid in state["players"]:
-        raise RulesError("that seat is taken")
-    for other in state["players"].values():
-        if not other.get("left") and other["name"].casefold() == name.casefold():
-            raise RulesError("%(name)s is already at the table: choose another name", name=name)
-    if not _is_count(chips) or chips < 0:
-        raise RulesError("starting chips must be a whole number, 0 or more")
-    state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
-    state["seats"].append(pid)
-    events.append({"type": "joined", "player": pid, "chips": chips})
+    table.seat_player(state, events, pid, name, chips)
 
 
-@_action
+@action
 def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
     """Sit out of (or back into) the hands; a player with bets in play keeps them."""
-    player = _player(state, pid)
+    player = table.player(state, pid)
     if out and pid == _banker(state):
         raise RulesError("the banker cannot sit out: close the bank first")
     if player["sitting_out"] == bool(out):
@@ -284,22 +231,17 @@ def sit_out(state: State, events: Events, pid: str, out: bool = True) -> None:
     events.append({"type": "sat_out" if out else "sat_in", "player": pid})
 
 
-@_action
-def top_up(state: State, events: Events, pid: str, amount: int) -> None:
-    """The host gives a player more chips."""
-    player = _player(state, pid)
-    player["chips"] += _amount(amount, Phrase("a top-up"))
-    events.append({"type": "topped_up", "player": pid, "amount": amount})
+top_up = table.top_up
 
 
-@_action
+@action
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves (or is sent away): their bets go back, their chips stay theirs.
 
     A banker leaving in the middle of a hand calls the hand off: every stake goes back and
     the bank returns to the banker before a new auction.
     """
-    player = _player(state, pid)
+    player = table.player(state, pid)
     hand = state["hand"]
     if pid == _banker(state):
         if hand and state["phase"] in (CUT, HEAPS, BETTING):
@@ -317,7 +259,7 @@ def leave(state: State, events: Events, pid: str) -> None:
         _cut(state, events, None, "cutter left")  # nobody waits for a cut that cannot come
 
 
-@_action
+@action
 def finish(state: State, events: Events) -> None:
     """The night is over: open bets go back, a running bank returns to its banker."""
     hand = state["hand"]
@@ -330,30 +272,20 @@ def finish(state: State, events: Events) -> None:
     events.append({"type": "finished"})
 
 
-def standings(state: State) -> list[dict]:
-    """Players by chips, most first, with shared places for equal chips."""
-    rows = [
-        {"player": pid, "name": p["name"], "chips": p["chips"]}
-        for pid, p in state["players"].items()
-    ]
-    rows.sort(key=lambda row: -row["chips"])
-    for i, row in enumerate(rows):
-        same = i and row["chips"] == rows[i - 1]["chips"]
-        row["place"] = rows[i - 1]["place"] if same else i + 1
-    return rows
+standings = table.standings
 
 
 # --- the bank ----------------------------------------------------------------------------
 
 
-@_action
+@action
 def offer_bank(state: State, events: Events, pid: str, amount: int) -> None:
     """Offer an amount from one's own chips for the bank (a new offer replaces the old)."""
     _require_phase(state, AUCTION)
-    player = _player(state, pid)
+    player = table.player(state, pid)
     if player["sitting_out"]:
         raise RulesError("you are sitting out: sit in to offer for the bank")
-    _amount(amount, Phrase("an offer"))
+    table.amount(amount, Phrase("an offer"))
     if amount > player["chips"]:
         raise RulesError(
             "you have %(chips)s chips: an offer of %(amount)s is over them",
@@ -366,11 +298,11 @@ def offer_bank(state: State, events: Events, pid: str, amount: int) -> None:
     events.append({"type": "offered", "player": pid, "amount": amount})
 
 
-@_action
+@action
 def pass_bank(state: State, events: Events, pid: str) -> None:
     """Decline to offer for the bank (withdrawing an offer already made)."""
     _require_phase(state, AUCTION)
-    _player(state, pid)
+    table.player(state, pid)
     state["auction"]["offers"].pop(pid, None)
     if pid not in state["auction"]["passed"]:
         state["auction"]["passed"].append(pid)
@@ -391,7 +323,7 @@ def auction_complete(state: State) -> bool:
     return bool(auction["offers"]) and not waiting
 
 
-@_action
+@action
 def close_auction(
     state: State,
     events: Events,
@@ -428,7 +360,7 @@ def close_auction(
     _deal(state, events, now, deck)
 
 
-@_action
+@action
 def tres_ultimas_manos(state: State, events: Events, pid: str) -> None:
     """The banker announces three last hands: exactly three more hands are dealt."""
     _require_banker(state, pid)
@@ -438,7 +370,7 @@ def tres_ultimas_manos(state: State, events: Events, pid: str) -> None:
     events.append({"type": "tres_ultimas_manos", "banker": pid})
 
 
-@_action
+@action
 def se_abona(state: State, events: Events, pid: str, amount: int, now: float) -> None:
     """After the bank broke and before its time is up, the banker puts up a new amount."""
     _require_phase(state, SETTLED)
@@ -448,7 +380,7 @@ def se_abona(state: State, events: Events, pid: str, amount: int, now: float) ->
     if bank_time_up(state, now):
         raise RulesError("the bank's time is up: it closes")
     banker = state["players"][pid]
-    _amount(amount, Phrase("the new bank"))
+    table.amount(amount, Phrase("the new bank"))
     if amount > banker["chips"]:
         raise RulesError(
             "you have %(chips)s chips: a bank of %(amount)s is over them",
@@ -460,7 +392,7 @@ def se_abona(state: State, events: Events, pid: str, amount: int, now: float) ->
     events.append({"type": "se_abona", "banker": pid, "amount": amount})
 
 
-@_action
+@action
 def close_bank(state: State, events: Events, pid: str) -> None:
     """The banker gives up a broken bank (between hands, only once it is broken)."""
     _require_phase(state, SETTLED)
@@ -532,18 +464,18 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     events.append({"type": "cut", "position": position, "how": how, "player": hand["cutter"]})
 
 
-@_action
+@action
 def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
     """The punter whose turn it is cuts: ``position`` cards go from the top to the bottom."""
     _require_phase(state, CUT)
     if pid != state["hand"]["cutter"]:
         raise RulesError("it is not your turn to cut")
-    if not _is_count(position):
+    if not is_count(position):
         raise RulesError("a cut is a number of cards")
     _cut(state, events, position, "punter")
 
 
-@_action
+@action
 def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
     """The cutter did not cut in time: they are skipped and the deck is cut at random."""
     _require_phase(state, CUT)
@@ -553,7 +485,7 @@ def cut_timed_out(state: State, events: Events, now: float, position: int | None
     _cut(state, events, position, "random")
 
 
-@_action
+@action
 def make_heaps(
     state: State, events: Events, pid: str, count: int, sizes: list[int] | None = None
 ) -> None:
@@ -561,7 +493,7 @@ def make_heaps(
     _require_phase(state, HEAPS)
     _require_banker(state, pid)
     low, high = state["settings"]["heap_counts"]
-    if not _is_count(count) or not low <= count <= high:
+    if not is_count(count) or not low <= count <= high:
         raise RulesError("this table plays with %(low)s to %(high)s heaps", low=low, high=high)
     deck = state["hand"]["deck"]
     if sizes is None:
@@ -569,7 +501,7 @@ def make_heaps(
     elif (
         not isinstance(sizes, list)
         or len(sizes) != count
-        or any(not _is_count(s) or s < MIN_HEAP_CARDS for s in sizes)
+        or any(not is_count(s) or s < MIN_HEAP_CARDS for s in sizes)
         or sum(sizes) != len(deck)
     ):
         raise RulesError(
@@ -625,7 +557,7 @@ def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None
 
 
 def _heap_number(hand: dict, heap: object) -> int:
-    if not _is_count(heap) or not 1 <= heap <= len(hand["heaps"]):
+    if not is_count(heap) or not 1 <= heap <= len(hand["heaps"]):
         raise RulesError(
             "there is no heap %(heap)s: the heaps are 1 to %(heaps)s",
             heap=heap,
@@ -649,7 +581,7 @@ def _check_tie(state: State, heap: int) -> None:
 
 
 def _check_stake(state: State, player: dict, amount: int, already: int = 0) -> None:
-    _amount(amount)
+    table.amount(amount)
     minimum = state["settings"]["min_bet"]
     bank = state["bank"]["amount"]
     if amount < minimum:
@@ -682,7 +614,7 @@ def _place(state: State, events: Events, pid: str, kind: str, heap: int, amount:
     events.append({"type": "bet_placed", **bet})
 
 
-@_action
+@action
 def bet(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
     """Bet on a heap: paid 1 to 1 if it beats the banker's card, 2 to 1 on the Rey de oros."""
     _require_phase(state, BETTING)
@@ -693,7 +625,7 @@ def bet(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
     _place(state, events, pid, "heap", heap, amount)
 
 
-@_action
+@action
 def bet_against(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
     """Bet on the banker's card against a heap: 1 to 1 when the bank beats it, never double."""
     _require_phase(state, BETTING)
@@ -704,7 +636,7 @@ def bet_against(state: State, events: Events, pid: str, heap: int, amount: int) 
     _place(state, events, pid, "against", heap, amount)
 
 
-@_action
+@action
 def declare(state: State, events: Events, pid: str, heap: int) -> None:
     """Pagando y cobrando: one punter a hand plays a heap for the whole bank."""
     _require_phase(state, BETTING)
@@ -729,7 +661,7 @@ def _own_bet(state: State, pid: str, bet_id: object) -> dict:
     raise RulesError("that bet is no longer on the table")
 
 
-@_action
+@action
 def change_bet(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
     """Change the stake of one's own bet before bets close."""
     _require_phase(state, BETTING)
@@ -743,11 +675,11 @@ def change_bet(state: State, events: Events, pid: str, bet_id: int, amount: int)
     events.append({"type": "bet_changed", **placed})
 
 
-@_action
+@action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     """Take one's own bet back before bets close."""
     _require_phase(state, BETTING)
-    _player(state, pid)
+    table.player(state, pid)
     placed = _own_bet(state, pid, bet_id)
     _return_bet(state, state["hand"], placed)
     events.append({"type": "bet_withdrawn", **placed})
@@ -761,7 +693,7 @@ def _return_bet(state: State, hand: dict, placed: dict) -> None:
     hand["bets"].remove(placed)
 
 
-@_action
+@action
 def choose_bank_heap(state: State, events: Events, pid: str, heap: int) -> None:
     """The punters, never the banker, choose the banker's heap: one with nothing tied to it."""
     _require_phase(state, BETTING)
@@ -778,7 +710,7 @@ def choose_bank_heap(state: State, events: Events, pid: str, heap: int) -> None:
     events.append({"type": "bank_heap_chosen", "heap": heap, "player": pid})
 
 
-@_action
+@action
 def close_bets(state: State, events: Events, pid: str) -> None:
     """The banker closes bets; every heap is turned and the hand is settled."""
     _require_phase(state, BETTING)
@@ -831,7 +763,7 @@ def bank_closing(state: State, now: float) -> bool:
     return bank_time_up(state, now) or bank["last_hands"] == 0
 
 
-@_action
+@action
 def next_hand(state: State, events: Events, pid: str, now: float, deck: list[str] | None = None):
     """Gather and shuffle for the next hand, or close the bank when its time is over."""
     _require_phase(state, SETTLED)
@@ -850,7 +782,7 @@ def _count_last_hand(state: State) -> None:
         state["bank"]["last_hands"] -= 1
 
 
-@_action
+@action
 def keep_heaps(
     state: State,
     events: Events,
@@ -874,7 +806,7 @@ def keep_heaps(
         raise RulesError("the bank closes after this hand")
     if not can_keep_heaps(hand):
         raise RulesError("too few cards are left in the heaps: gather and shuffle")
-    if not _is_count(split_heap) or not 1 <= split_heap <= len(hand["heaps"]):
+    if not is_count(split_heap) or not 1 <= split_heap <= len(hand["heaps"]):
         raise RulesError(
             "there is no heap %(heap)s: the heaps are 1 to %(heaps)s",
             heap=split_heap,
@@ -885,7 +817,7 @@ def keep_heaps(
         raise RulesError("heap %(heap)s has too few cards left to make a new heap", heap=split_heap)
     if position is None:
         position = _rng.randint(1, len(source) - 1)
-    if not _is_count(position) or not 1 <= position < len(source):
+    if not is_count(position) or not 1 <= position < len(source):
         raise RulesError(
             "the new heap takes 1 to %(most)s cards of heap %(heap)s",
             most=len(source) - 1,
@@ -1022,9 +954,7 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
     seat that is not at the table. The rest of the view is the same for every seat but for
     which bets are marked as the seat's own."""
-    if seat not in state["players"] or state["players"][seat].get("left"):
-        return None
-    return _my_view(state, seat, now)
+    return _my_view(state, seat, now) if table.seated(state, seat) else None
 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:
@@ -1178,4 +1108,169 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         "offer": state["auction"]["offers"].get(seat),
         "most": most_stake(state, seat),
         "can": sorted(can),
+    }
+
+
+# --- the game's interface (montones.rules.games.Game) -----------------------------------------
+
+NAME = "montones"
+TITLE = Phrase("Montones")
+SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
+HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
+
+
+def _all_in(state: State, pid: str) -> int:
+    """What the all-in chip stakes: the most ``pid`` can stake now."""
+    table.player(state, pid)
+    most = most_stake(state, pid)
+    if most <= 0 and state["bank"]:  # with no bank, the bet itself says why not
+        raise RulesError("you have no chips left to bet")
+    return most
+
+
+_HEAP = Field("heap", Phrase("The heap"))
+_AMOUNT = Field("amount", Phrase("The amount"))
+_SEAT = Field("seat", Phrase("The player"), str)
+
+ACTIONS: dict[str, Action] = {
+    "offer": Action(
+        lambda s, who, p, now: offer_bank(s, who, p["amount"]),
+        (Field("amount", Phrase("The offer")),),
+    ),
+    "pass": Action(lambda s, who, p, now: pass_bank(s, who)),
+    "cut": Action(
+        lambda s, who, p, now: cut_deck(s, who, p["position"]),
+        (Field("position", Phrase("The cut")),),
+    ),
+    "heaps": Action(
+        lambda s, who, p, now: make_heaps(s, who, p["count"]),
+        (Field("count", Phrase("The number of heaps")),),
+    ),
+    "bet": Action(
+        lambda s, who, p, now: bet(s, who, p["heap"], p["amount"]),
+        (_HEAP, _AMOUNT),
+        all_in=_all_in,
+        tap=True,
+    ),
+    "against": Action(
+        lambda s, who, p, now: bet_against(s, who, p["heap"], p["amount"]),
+        (_HEAP, _AMOUNT),
+        all_in=_all_in,
+        tap=True,
+    ),
+    "declare": Action(lambda s, who, p, now: declare(s, who, p["heap"]), (_HEAP,), tap=True),
+    "choose": Action(
+        lambda s, who, p, now: choose_bank_heap(s, who, p["heap"]), (_HEAP,), tap=True
+    ),
+    "withdraw": Action(
+        lambda s, who, p, now: withdraw(s, who, p["bet"]), (Field("bet", Phrase("The bet")),)
+    ),
+    "close": Action(lambda s, who, p, now: close_bets(s, who)),
+    "next": Action(lambda s, who, p, now: next_hand(s, who, now)),
+    "keep": Action(lambda s, who, p, now: keep_heaps(s, who, p["heap"], now), (_HEAP,)),
+    "abona": Action(
+        lambda s, who, p, now: se_abona(s, who, p["amount"], now),
+        (Field("amount", Phrase("The new bank")),),
+    ),
+    "close_bank": Action(lambda s, who, p, now: close_bank(s, who)),
+    "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who)),
+    "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
+    "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
+    "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),
+    "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (_SEAT,), host=True),
+    "top_up": Action(
+        lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
+        (_SEAT, Field("amount", Phrase("The top-up"))),
+        host=True,
+    ),
+}
+
+SETTINGS = (
+    Field("min_bet", Phrase("The minimum bet")),
+    Field("heaps_min", Phrase("The fewest heaps")),
+    Field("heaps_max", Phrase("The most heaps")),
+    Field("tenure", Phrase("The bank's time")),
+    Field("cut_timeout", Phrase("The time to cut")),
+)
+
+
+def settings_from(values: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings from the lobby's fields (:data:`SETTINGS`), for :func:`new_table`."""
+    return {
+        "min_bet": values["min_bet"],
+        "heap_counts": [values["heaps_min"], values["heaps_max"]],
+        "tenure_minutes": values["tenure"],
+        "cut_timeout": values["cut_timeout"],
+    }
+
+
+def stage(state: State) -> str:
+    """What a screen was showing: a request made at another stage of the table is stale."""
+    return f"{state['hands']}-{state['phase']}"
+
+
+def balances(state: State) -> dict[str, int]:
+    """Where every chip of the table is: the players', the bank, stakes on the table."""
+    accounts = table.players_chips(state)
+    accounts["bank"] = state["bank"]["amount"] if state["bank"] else 0
+    hand = state["hand"]
+    accounts["stakes"] = table.stakes(hand["bets"]) if hand and state["phase"] == BETTING else 0
+    return accounts
+
+
+def cut_deadline(state: State) -> float | None:
+    """When the punter to cut runs out of time, if the deck waits for a cut."""
+    if state["phase"] != CUT:
+        return None
+    return state["hand"]["cut_started"] + state["settings"]["cut_timeout"]
+
+
+def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
+    """What happens by itself after an action: an auction everyone has answered closes."""
+    if state["phase"] == AUCTION and auction_complete(state):
+        return ("close_auction", *close_auction(state, now))
+    return None
+
+
+def over(state: State) -> bool:
+    """A Montones night ends only when the host ends it."""
+    return False
+
+
+def between_banks(state: State) -> bool:
+    """No bank is running and one has: the TV has room for the night so far."""
+    return state["phase"] == FINISHED or (state["phase"] == AUCTION and state["hands"] > 0)
+
+
+def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
+    """A recorded hand's bets and its settled lines (``bet`` indexes the bets)."""
+    return entry["bets"], entry["result"]["settled"]
+
+
+QUICK_STAKES = (1, 5, 10, 25)
+
+
+def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``).
+
+    While I bet, it offers the quick stakes my chips and the bank allow, and the all-in chip
+    (worked out when the tap arrives); my chips only where it shows them (the most I can offer
+    or put up).
+    """
+    me = view_["me"] or {}
+    bank, can = view_["bank"], me.get("can", [])
+    least = view_["settings"]["min_bet"]
+    return {
+        "phase": view_["phase"],
+        "me": {
+            "can": can,
+            "chips": me.get("chips") if "offer" in can or "abona" in can else None,
+            "offer": me.get("offer"),
+        },
+        "quick": [q for q in QUICK_STAKES if least <= q <= me.get("most", 0)],
+        "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
+        "bank_heap": view_["bank_heap"],
+        "cutter_name": view_["cutter_name"],
+        "heaps": [{"number": h["number"], "size": h["size"]} for h in view_["heaps"]],
+        "settings": {key: view_["settings"][key] for key in ("heap_counts", "min_bet")},
     }

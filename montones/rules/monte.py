@@ -10,15 +10,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from montones.rules import record
+from montones.rules import record, table
 from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
 from montones.rules.settlement import cover
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
+from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
 _rng = secrets.SystemRandom()
 
@@ -60,7 +58,7 @@ def check_options(options: dict) -> None:
     if options.get("generous") and not options.get("two_card"):
         raise RulesError("a generous banker pays 3 to 1 only in two-card Monte")
     short = options.get("short_bank")
-    if short is not None and (not _is_count(short) or short < 1):
+    if short is not None and (not is_count(short) or short < 1):
         raise RulesError("a short bank is a number of coups, at least 1")
 
 
@@ -140,7 +138,7 @@ def check_bet(
         raise RulesError(
             "there is no layout %(layout)r: bet on the bottom or the top layout", layout=layout
         )
-    if not _is_count(amount) or amount <= 0:
+    if not is_count(amount) or amount <= 0:
         raise RulesError(
             "a bet must be a whole number of chips, at least 1, not %(amount)r", amount=amount
         )
@@ -168,22 +166,14 @@ def check_bet(
         )
 
 
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # --- the table ---------------------------------------------------------------------------
 
 
 def new_table(settings: dict | None = None) -> State:
-    merged = dict(DEFAULT_SETTINGS)
-    for key, value in (settings or {}).items():
-        if key not in DEFAULT_SETTINGS:
-            raise RulesError("unknown setting %(key)r", key=key)
-        merged[key] = value
+    merged = table.merged_settings(DEFAULT_SETTINGS, settings)
     check_options(merged)
     for key in ("bank_size", "min_bet", "max_bet", "banks_each", "cut_timeout"):
-        if not _is_count(merged[key]) or merged[key] < 1:
+        if not is_count(merged[key]) or merged[key] < 1:
             raise RulesError(
                 "%(setting)s must be a whole number, at least 1",
                 setting={
@@ -196,53 +186,28 @@ def new_table(settings: dict | None = None) -> State:
             )
     if merged["max_bet"] < merged["min_bet"]:
         raise RulesError("the largest bet cannot be below the smallest")
-    return {
-        "game": "monte",
-        "version": 0,
-        "settings": merged,
-        "players": {},
-        "seats": [],
-        "phase": SEATING,
-        "draws": [],
-        "banker": None,
-        "banks": {},
-        "bank": 0,
-        "deck": [],
-        "discards": [],
-        "coups": 0,
-        "cutter": None,
-        "cut_started": None,
-        "coup": None,
-        "last_coup": None,
-        "passed": None,
-        "shuffle": None,
-    }
-
-
-def _action(func):
-    def run(state: State, *args, **kwargs) -> tuple[State, Events]:
-        new = copy_state(state)
-        events: Events = []
-        func(new, events, *args, **kwargs)
-        new["version"] += 1
-        return new, events
-
-    run.__name__ = func.__name__
-    run.__doc__ = func.__doc__
-    run.__wrapped__ = func
-    return run
-
-
-def _player(state: State, pid: str) -> dict:
-    player = state["players"].get(pid)
-    if player is None or player.get("left"):
-        raise RulesError("that player is not at the table")
-    return player
+    return table.new_state(
+        NAME,
+        merged,
+        phase=SEATING,
+        draws=[],
+        banker=None,
+        banks={},
+        bank=0,
+        deck=[],
+        discards=[],
+        coups=0,
+        cutter=None,
+        cut_started=None,
+        coup=None,
+        last_coup=None,
+        passed=None,
+        shuffle=None,
+    )
 
 
 def _require_phase(state: State, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise RulesError(_PHASE_REFUSAL[phases[0]])
+    require_phase(state, _PHASE_REFUSAL, *phases)
 
 
 _PHASE_REFUSAL = {
@@ -264,39 +229,19 @@ def active(state: State) -> list[str]:
     return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
 
 
-@_action
+@action
 def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    name = name.strip() if isinstance(name, str) else ""
-    if not name:
-        raise RulesError("a player needs a name")
-    if len(name) > 24:
-        raise RulesError("a name can have at most 24 characters")
-    if pid in state["players"]:
-        raise RulesError("that seat is taken")
-    for other in state["players"].values():
-        if not other.get("left") and other["name"].casefold() == name.casefold():
-            raise RulesError("%(name)s is already at the table: choose another name", name=name)
-    if not _is_count(chips) or chips < 0:
-        raise RulesError("starting chips must be a whole number, 0 or more")
-    state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
-    state["seats"].append(pid)
+    table.seat_player(state, events, pid, name, chips)
     state["banks"][pid] = 0
-    events.append({"type": "joined", "player": pid, "chips": chips})
 
 
-@_action
-def top_up(state: State, events: Events, pid: str, amount: int) -> None:
-    player = _player(state, pid)
-    if not _is_count(amount) or amount <= 0:
-        raise RulesError("a top-up must be a whole number of chips, at least 1")
-    player["chips"] += amount
-    events.append({"type": "topped_up", "player": pid, "amount": amount})
+top_up = table.top_up
 
 
-@_action
+@action
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
-    player = _player(state, pid)
+    player = table.player(state, pid)
     coup = state["coup"]
     # Only bets still open go back: after the gate they have been settled already.
     open_bets = coup["bets"] if coup and state["phase"] == BETTING else []
@@ -314,7 +259,7 @@ def leave(state: State, events: Events, pid: str) -> None:
     events.append({"type": "left", "player": pid})
 
 
-@_action
+@action
 def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
     """Everyone draws a card; the highest (K high, A low) is the first banker.
 
@@ -339,7 +284,7 @@ def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -
     events.append({"type": "drawn", "draws": rounds, "banker": drawing[0]})
 
 
-@_action
+@action
 def put_up_bank(
     state: State,
     events: Events,
@@ -352,7 +297,7 @@ def put_up_bank(
     _require_phase(state, BANK)
     _require_banker(state, pid)
     banker = state["players"][pid]
-    if not _is_count(amount) or amount <= 0:
+    if not is_count(amount) or amount <= 0:
         raise RulesError("a bank must be a whole number of chips, at least 1")
     if amount > banker["chips"]:
         raise RulesError(
@@ -400,17 +345,17 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     _deal_coup(state, events)
 
 
-@_action
+@action
 def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
     _require_phase(state, CUT)
     if pid != state["cutter"]:
         raise RulesError("it is not your turn to cut")
-    if not _is_count(position):
+    if not is_count(position):
         raise RulesError("a cut is a number of cards")
     _cut(state, events, position, "punter")
 
 
-@_action
+@action
 def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
     _require_phase(state, CUT)
     if now < state["cut_started"] + state["settings"]["cut_timeout"]:
@@ -441,11 +386,11 @@ def unseen_counts(state: State) -> dict[str, int]:
     return {name: winning_unseen(coup[name], state["deck"]) for name in LAYOUTS}
 
 
-@_action
+@action
 def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> None:
     """Bet on a layout; all bets on the table together may never exceed the bank."""
     _require_phase(state, BETTING)
-    player = _player(state, pid)
+    player = table.player(state, pid)
     if pid == state["banker"]:
         raise RulesError("the banker does not bet against the bank")
     if player["sitting_out"]:
@@ -460,10 +405,10 @@ def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> Non
     events.append({"type": "bet_placed", **placed})
 
 
-@_action
+@action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     _require_phase(state, BETTING)
-    _player(state, pid)
+    table.player(state, pid)
     coup = state["coup"]
     for placed in coup["bets"]:
         if placed["id"] == bet_id:
@@ -480,7 +425,7 @@ def _return_bet(state: State, coup: dict, placed: dict) -> None:
     coup["bets"].remove(placed)
 
 
-@_action
+@action
 def turn_gate(state: State, events: Events, pid: str) -> None:
     """The banker turns the deck: the gate decides each layout. A broken or finished bank passes."""
     _require_phase(state, BETTING)
@@ -508,7 +453,7 @@ def turn_gate(state: State, events: Events, pid: str) -> None:
         _pass_bank(state, events, "deck done")
 
 
-@_action
+@action
 def next_coup(state: State, events: Events, pid: str) -> None:
     """Without shuffling, the banker lays out the next coup."""
     _require_phase(state, COUP_OVER)
@@ -548,26 +493,10 @@ def _pass_bank(state: State, events: Events, why: str) -> None:
     events.append({"type": "finished", "standings": standings(state)})
 
 
-def standings(state: State) -> list[dict]:
-    """Players by chips, most first; the first is the winner (equal chips share the place)."""
-    rows = [
-        {
-            "player": pid,
-            "name": state["players"][pid]["name"],
-            "chips": state["players"][pid]["chips"],
-        }
-        for pid in state["seats"]
-    ]
-    rows.sort(key=lambda row: -row["chips"])
-    place = 0
-    for i, row in enumerate(rows):
-        if i == 0 or row["chips"] != rows[i - 1]["chips"]:
-            place = i + 1
-        row["place"] = place
-    return rows
+standings = table.standings
 
 
-@_action
+@action
 def finish(state: State, events: Events) -> None:
     """The night is over: open bets go back, a running bank returns to its banker."""
     coup = state["coup"]
@@ -698,7 +627,7 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
     seat that is not at the table. The rest of the view is the same for every seat but for
     which bets are marked as the seat's own."""
-    if seat not in state["players"] or state["players"][seat].get("left"):
+    if not table.seated(state, seat):
         return None
     coup, phase = state["coup"], state["phase"]
     on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
@@ -722,7 +651,7 @@ def live_commitment(state: State) -> str | None:
     return shuffle["commitment"]
 
 
-def coup_record(before: State, after: State) -> dict[str, Any]:
+def hand_record(before: State, after: State) -> dict[str, Any]:
     """A coup in the scenario format of SCENARIOS.md, with its result as recorded.
 
     ``before`` is the table as the gate was turned, ``after`` just after. The scenario's deck
@@ -817,4 +746,115 @@ def _my_view(state: State, seat: str, room: int) -> dict[str, Any]:
         "most": max(most, 0),
         "bank_offer": min(settings["bank_size"], player["chips"]),
         "can": sorted(can),
+    }
+
+
+# --- the game's interface (montones.rules.games.Game) -----------------------------------------
+
+NAME = "monte"
+TITLE = Phrase("Monte Bank")
+SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
+# A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
+HIDDEN_WHILE_LIVE = ("deck",)
+
+_SEAT = Field("seat", Phrase("The player"), str)
+
+ACTIONS: dict[str, Action] = {
+    "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
+    "bank": Action(
+        lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
+        (Field("amount", Phrase("The bank")),),
+    ),
+    "cut": Action(
+        lambda s, who, p, now: cut_deck(s, who, p["position"]),
+        (Field("position", Phrase("The cut")),),
+    ),
+    "bet": Action(
+        lambda s, who, p, now: bet(s, who, p["layout"], p["amount"]),
+        (Field("layout", Phrase("The layout"), str), Field("amount", Phrase("The amount"))),
+        tap=True,
+    ),
+    "withdraw": Action(
+        lambda s, who, p, now: withdraw(s, who, p["bet"]), (Field("bet", Phrase("The bet")),)
+    ),
+    "gate": Action(lambda s, who, p, now: turn_gate(s, who)),
+    "next": Action(lambda s, who, p, now: next_coup(s, who)),
+    "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (_SEAT,), host=True),
+    "top_up": Action(
+        lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
+        (_SEAT, Field("amount", Phrase("The top-up"))),
+        host=True,
+    ),
+}
+
+SETTINGS = (
+    Field("bank_size", Phrase("The bank")),
+    Field("min_bet", Phrase("The minimum bet")),
+    Field("max_bet", Phrase("The maximum bet")),
+    Field("banks_each", Phrase("Banks for each player")),
+    Field("two_card", Phrase("Two-card Monte"), bool),
+    Field("generous", Phrase("Generous banker"), bool),
+    Field("short_bank", Phrase("A short bank"), optional=True),
+    Field("private_circle", Phrase("Private circle"), bool),
+    Field("cut_timeout", Phrase("The time to cut"), optional=True),
+)
+
+
+def settings_from(values: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings from the lobby's fields (:data:`SETTINGS`), for :func:`new_table`."""
+    settings = {**values, "short_bank": values.get("short_bank")}
+    return {key: value for key, value in settings.items() if key in DEFAULT_SETTINGS}
+
+
+def stage(state: State) -> str:
+    """What a screen was showing: a request made at another stage of the table is stale."""
+    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
+    return f"{state['banker']}-{banks}-{state['coups']}-{state['phase']}"
+
+
+def balances(state: State) -> dict[str, int]:
+    """Where every chip of the table is: the players', the bank, stakes on the table."""
+    accounts = table.players_chips(state)
+    accounts["bank"] = state["bank"]
+    coup = state["coup"]
+    accounts["stakes"] = table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
+    return accounts
+
+
+def cut_deadline(state: State) -> float | None:
+    """When the punter to cut runs out of time, if the deck waits for a cut."""
+    if state["phase"] != CUT:
+        return None
+    return state["cut_started"] + state["settings"]["cut_timeout"]
+
+
+def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
+    """Nothing in Monte happens by itself after an action."""
+    return None
+
+
+def over(state: State) -> bool:
+    """Monte ends by itself once everyone has held the bank the agreed number of times."""
+    return state["phase"] == FINISHED
+
+
+def between_banks(state: State) -> bool:
+    """No bank is running and one has: the TV has room for the night so far."""
+    return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
+
+
+def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
+    """A recorded coup's bets and its settled lines (``bet`` indexes the bets)."""
+    return entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
+
+
+def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    me = view_["me"] or {}
+    return {
+        "phase": view_["phase"],
+        "me": {key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most")},
+        **{key: view_[key] for key in ("bank", "banker_name", "cutter_name", "deck", "on_table")},
+        "room": view_["room"],
+        "settings": {key: view_["settings"][key] for key in ("min_bet", "max_bet")},
     }

@@ -1,4 +1,4 @@
-"""What both games' hand records (``hand_record``, ``coup_record``) write the same way."""
+"""What both games' hand records (each engine's ``hand_record``) write the same way."""
 
 from __future__ import annotations
 

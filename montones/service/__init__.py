@@ -12,12 +12,12 @@ table's state.
 """
 
 from montones.service.actions import (
-    ALL_IN,
     Actor,
     act,
     act_as,
     clock_deadline,
     create_table,
+    engine,
     host_action,
     join,
     rejoin,
@@ -33,10 +33,8 @@ from montones.service.queries import (
     player_by_token,
 )
 from montones.service.refusals import NotAllowed, NotFound, ServiceError, Stale
-from montones.service.store import balances
 
 __all__ = [
-    "ALL_IN",
     "Actor",
     "NotAllowed",
     "NotFound",
@@ -45,10 +43,10 @@ __all__ = [
     "Stale",
     "act",
     "act_as",
-    "balances",
     "chips_over_night",
     "clock_deadline",
     "create_table",
+    "engine",
     "get_table",
     "host_action",
     "is_host",

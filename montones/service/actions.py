@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from montones.clock import clock
 from montones.models import utcnow
-from montones.rules import RulesError, heaps, monte
-from montones.rules.errors import Phrase
+from montones.rules import RulesError
+from montones.rules.games import Game, game
 from montones.service.queries import SEAT, Seat, get_table, hash_secret, is_host
 from montones.service.refusals import NotAllowed, ServiceError, Stale
 from montones.service.store import (
@@ -24,12 +23,8 @@ from montones.service.store import (
     transaction,
 )
 
-GAMES = {"montones": heaps, "monte": monte}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-# A Montones stake of "all I can": worked out when the tap arrives (heaps.most_stake), so a
-# phone's all-in chip stays right however its chips have moved since the bar was drawn.
-ALL_IN = "max"
 
 
 @dataclass(frozen=True)
@@ -40,25 +35,29 @@ class Actor:
     is_host: bool = False
 
 
+def engine(name: str) -> Game:
+    """The game a table plays, or a refusal for a name that is none."""
+    try:
+        return game(name)
+    except RulesError:
+        raise ServiceError("Choose one of the games.") from None
+
+
 def stage(state: dict) -> str:
-    """What a screen was showing: a request made for another stage is stale."""
-    if state["game"] == "montones":
-        return f"{state['hands']}-{state['phase']}"
-    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
-    return f"{state['banker']}-{banks}-{state['coups']}-{state['phase']}"
+    """What a screen was showing: a request made at another stage is stale."""
+    return game(state["game"]).stage(state)
 
 
 def create_table(
     game: str, name: str, starting_chips: int, settings: dict
 ) -> tuple[LockedTable, str]:
     """A new table, and the host secret (shown once, kept only as a hash)."""
-    if game not in GAMES:
-        raise ServiceError("Choose Montones or Monte.")
-    name = (name or "").strip()[:60] or ("Montones" if game == "montones" else "Monte")
+    rules = engine(game)
+    name = (name or "").strip()[:60] or str(rules.TITLE)
     if not isinstance(starting_chips, int) or not 1 <= starting_chips <= 1_000_000:
         raise ServiceError("Starting chips must be between 1 and 1,000,000.")
     try:
-        state = GAMES[game].new_table(settings)
+        state = rules.new_table(settings)
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
     secret = secrets.token_urlsafe(24)
@@ -113,9 +112,8 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         if table.ended_at:
             raise ServiceError("This table has ended.")
         seat = f"p{len(table.state['players']) + 1}"
-        engine = GAMES[table.game]
         try:
-            new_state, events = engine.join(table.state, seat, name, table.starting_chips)
+            new_state, events = game(table.game).join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
             raise ServiceError(error.template, **error.params) from None
         taken = {row[0] for row in sql.all(_REJOIN_CODES, table_id=table.id)}
@@ -170,82 +168,6 @@ _NEW_TOKEN = (
 )
 
 
-@dataclass
-class _Spec:
-    role: str  # "player" (the engine checks banker or cutter) or "host"
-    call: Callable[..., tuple[dict, list]]
-    params: tuple[str, ...] = field(default=())
-    all_in: bool = False  # its "amount" may be ALL_IN
-
-
-def _montones_actions() -> dict[str, _Spec]:
-    m = heaps
-    return {
-        "offer": _Spec("player", lambda s, a, p, now: m.offer_bank(s, a, p["amount"]), ("amount",)),
-        "pass": _Spec("player", lambda s, a, p, now: m.pass_bank(s, a)),
-        "cut": _Spec("player", lambda s, a, p, now: m.cut_deck(s, a, p["position"]), ("position",)),
-        "heaps": _Spec("player", lambda s, a, p, now: m.make_heaps(s, a, p["count"]), ("count",)),
-        "bet": _Spec(
-            "player",
-            lambda s, a, p, now: m.bet(s, a, p["heap"], p["amount"]),
-            ("heap", "amount"),
-            all_in=True,
-        ),
-        "against": _Spec(
-            "player",
-            lambda s, a, p, now: m.bet_against(s, a, p["heap"], p["amount"]),
-            ("heap", "amount"),
-            all_in=True,
-        ),
-        "declare": _Spec("player", lambda s, a, p, now: m.declare(s, a, p["heap"]), ("heap",)),
-        "withdraw": _Spec("player", lambda s, a, p, now: m.withdraw(s, a, p["bet"]), ("bet",)),
-        "choose": _Spec(
-            "player", lambda s, a, p, now: m.choose_bank_heap(s, a, p["heap"]), ("heap",)
-        ),
-        "close": _Spec("player", lambda s, a, p, now: m.close_bets(s, a)),
-        "next": _Spec("player", lambda s, a, p, now: m.next_hand(s, a, now)),
-        "keep": _Spec("player", lambda s, a, p, now: m.keep_heaps(s, a, p["heap"], now), ("heap",)),
-        "abona": _Spec(
-            "player", lambda s, a, p, now: m.se_abona(s, a, p["amount"], now), ("amount",)
-        ),
-        "close_bank": _Spec("player", lambda s, a, p, now: m.close_bank(s, a)),
-        "tres": _Spec("player", lambda s, a, p, now: m.tres_ultimas_manos(s, a)),
-        "sit_out": _Spec("player", lambda s, a, p, now: m.sit_out(s, a, True)),
-        "sit_in": _Spec("player", lambda s, a, p, now: m.sit_out(s, a, False)),
-        "close_auction": _Spec("host", lambda s, a, p, now: m.close_auction(s, now)),
-        "kick": _Spec("host", lambda s, a, p, now: m.leave(s, p["seat"]), ("seat",)),
-        "top_up": _Spec(
-            "host", lambda s, a, p, now: m.top_up(s, p["seat"], p["amount"]), ("seat", "amount")
-        ),
-    }
-
-
-def _monte_actions() -> dict[str, _Spec]:
-    m = monte
-    return {
-        "draw": _Spec("host", lambda s, a, p, now: m.draw_for_bank(s)),
-        "bank": _Spec(
-            "player", lambda s, a, p, now: m.put_up_bank(s, a, p["amount"], now), ("amount",)
-        ),
-        "cut": _Spec("player", lambda s, a, p, now: m.cut_deck(s, a, p["position"]), ("position",)),
-        "bet": _Spec(
-            "player",
-            lambda s, a, p, now: m.bet(s, a, p["layout"], p["amount"]),
-            ("layout", "amount"),
-        ),
-        "withdraw": _Spec("player", lambda s, a, p, now: m.withdraw(s, a, p["bet"]), ("bet",)),
-        "gate": _Spec("player", lambda s, a, p, now: m.turn_gate(s, a)),
-        "next": _Spec("player", lambda s, a, p, now: m.next_coup(s, a)),
-        "kick": _Spec("host", lambda s, a, p, now: m.leave(s, p["seat"]), ("seat",)),
-        "top_up": _Spec(
-            "host", lambda s, a, p, now: m.top_up(s, p["seat"], p["amount"]), ("seat", "amount")
-        ),
-    }
-
-
-ACTIONS = {"montones": _montones_actions(), "monte": _monte_actions()}
-
-
 def act(
     code: str,
     actor: Actor,
@@ -265,21 +187,21 @@ def act_as(
     code: str,
     token: str | None,
     secret: str | None,
-    asked: Callable[[str], tuple[str, dict[str, Any]]],
+    kind: str,
+    params: dict[str, Any],
     *,
     stage_seen: str | None = None,
     nonce: str | None = None,
 ) -> tuple[LockedTable, Seat]:
     """Run the action a browser asked for with its credentials (its seat token, its host
-    secret); who is asking is read in the action's own transaction. ``asked(game)`` gives the
-    action's kind and params from the request, or refuses with a :class:`ServiceError`.
-    Returns the table and the asker's seat."""
+    secret); who is asking is read in the action's own transaction. ``params`` are the
+    action's fields as the view parsed them with the game's spec. Returns the table and the
+    asker's seat."""
     with locked(code) as (table, sql):
         found = sql.one(SEAT, table_id=table.id, token_hash=hash_secret(token)) if token else None
         if found is None:
             raise NotAllowed("Join the table first.")
         seat = Seat(*found)
-        kind, params = asked(table.game)
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
         _act(sql, table, actor, kind, params, stage_seen, nonce)
     return table, seat
@@ -295,11 +217,10 @@ def _act(
     nonce: str | None,
 ) -> None:
     """One action on a table held under its write lock."""
-    specs = ACTIONS.get(table.game, {})
-    spec = specs.get(kind)
+    spec = game(table.game).ACTIONS.get(kind)
     if spec is None:
         raise ServiceError("That is not something you can do at this table.")
-    if spec.role == "player":
+    if not spec.host:
         if actor.seat is None or actor.seat not in table.state["players"]:
             raise NotAllowed("Join the table first.")
         if table.state["players"][actor.seat].get("left"):
@@ -310,7 +231,7 @@ def _act(
         return  # a double click: the first one already did it
     if table.ended_at:
         raise ServiceError("This table has ended.")
-    if spec.role == "host":
+    if spec.host:
         if not actor.is_host:
             raise NotAllowed("Only the host can do that.")
         who = "host"
@@ -320,34 +241,27 @@ def _act(
         who = actor.seat
     if stage_seen is not None and stage_seen != stage(table.state):
         raise Stale("The table moved on before your tap arrived: here it is now.")
-    missing = [name for name in spec.params if name not in params]
+    missing = [field.name for field in spec.fields if field.name not in params]
     if missing:
         raise ServiceError("Missing %(names)s.", names=", ".join(missing))
-    if params.get("amount") == ALL_IN:
-        if not spec.all_in:
-            raise ServiceError("%(label)s must be a whole number.", label=Phrase("The amount"))
-        most = heaps.most_stake(table.state, who)
-        if most <= 0 and table.state["bank"]:  # with no bank, the rules say why not
-            raise ServiceError("You have no chips left to bet.")
-        params = {**params, "amount": most}
     try:
-        new_state, events = spec.call(table.state, who, params, time.time())
+        params = spec.params(table.state, who, params)
+        new_state, events = spec.call(table.state, who, params, clock().time())
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
-    record(sql, table, new_state, events, who, kind, {k: params[k] for k in spec.params}, nonce)
+    record(sql, table, new_state, events, who, kind, params, nonce)
     _follow_up(sql, table)
 
 
 def _follow_up(sql: Sql, table: LockedTable) -> None:
-    """What happens by itself after an action: an auction everyone answered closes; a Monte
-    table whose last bank has passed ends, so every screen can show the standings."""
-    state = table.state
-    if table.game == "montones" and state["phase"] == heaps.AUCTION:
-        if heaps.auction_complete(state):
-            new_state, events = heaps.close_auction(state, time.time())
-            record(sql, table, new_state, events, "system", "close_auction", {})
-    # Monte ends by itself once everyone has held the bank the agreed number of times.
-    if table.game == "monte" and state["phase"] == monte.FINISHED and not table.ended_at:
+    """What the game does by itself after an action (Montones: an auction everyone answered
+    closes); and a game that is over ends its table, so every screen shows the standings."""
+    rules = game(table.game)
+    follow = rules.follow_up(table.state, clock().time())
+    if follow is not None:
+        kind, new_state, events = follow
+        record(sql, table, new_state, events, "system", kind, {})
+    if rules.over(table.state) and not table.ended_at:
         table.ended_at = utcnow()
         sql.run(_END_TABLE, id=table.id, ended_at=sql.time(table.ended_at))
 
@@ -363,8 +277,7 @@ def tick(code: str) -> None:
         return
     with locked(code) as (table, sql):
         if not table.paused and _cut_overdue(table.state):
-            engine = GAMES[table.game]
-            new_state, events = engine.cut_timed_out(table.state, time.time())
+            new_state, events = game(table.game).cut_timed_out(table.state, clock().time())
             record(sql, table, new_state, events, "system", "cut_timeout", {})
 
 
@@ -384,15 +297,12 @@ _LAST_PAUSE = "SELECT MAX(created_at) FROM actions WHERE table_id = :table_id AN
 
 
 def cut_deadline(state: dict) -> float | None:
-    if state["phase"] != "cut":
-        return None
-    started = state["hand"]["cut_started"] if state["game"] == "montones" else state["cut_started"]
-    return started + state["settings"]["cut_timeout"]
+    return game(state["game"]).cut_deadline(state)
 
 
 def _cut_overdue(state: dict) -> bool:
     deadline = cut_deadline(state)
-    return deadline is not None and time.time() >= deadline
+    return deadline is not None and clock().time() >= deadline
 
 
 def host_action(code: str, actor: Actor, kind: str) -> LockedTable:
@@ -407,12 +317,13 @@ def host_action(code: str, actor: Actor, kind: str) -> LockedTable:
             new_state, events = bump(table.state), [{"type": "paused"}]
         elif kind == "resume":
             table.paused = False
-            engine = GAMES[table.game]
-            new_state = bump(engine.after_pause(table.state, time.time(), _paused_for(sql, table)))
+            rules = game(table.game)
+            paused_for = _paused_for(sql, table)
+            new_state = bump(rules.after_pause(table.state, clock().time(), paused_for))
             events = [{"type": "resumed"}]
         elif kind == "end":
             table.ended_at = utcnow()
-            new_state, events = GAMES[table.game].finish(table.state)
+            new_state, events = game(table.game).finish(table.state)
         else:
             raise ServiceError("That is not something the host can do.")
         record(sql, table, new_state, events, "host", kind, {})

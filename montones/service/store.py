@@ -17,21 +17,8 @@ import orjson
 from montones import broker, history
 from montones.extensions import db
 from montones.models import utcnow
+from montones.rules.games import game
 from montones.service.refusals import NotFound
-
-
-def balances(state: dict) -> dict[str, int]:
-    """Where every chip of a table is: players, the bank, stakes on the table."""
-    accounts = {f"player:{pid}": p["chips"] for pid, p in state["players"].items()}
-    if state["game"] == "montones":
-        accounts["bank"] = state["bank"]["amount"] if state["bank"] else 0
-        bets = state["hand"]["bets"] if state["hand"] and state["phase"] == "betting" else []
-    else:
-        accounts["bank"] = state["bank"]
-        bets = state["coup"]["bets"] if state["coup"] and state["phase"] == "betting" else []
-    accounts["stakes"] = sum(b["amount"] or 0 for b in bets)
-    return accounts
-
 
 # On SQLite the threads of this process take turns at writing here, rather than in SQLite's busy
 # handler, which polls with sleeps of up to 100 ms: under a burst of taps those sleeps, not the
@@ -205,7 +192,8 @@ def record(
 ) -> None:
     """Store a new state with its action row, the ledger entries of what moved and the hand it
     settled, if any; and the host's switches (``paused``, ``ended_at``) as the table has them."""
-    before, after = balances(table.state), balances(new_state)
+    rules = game(table.game)
+    before, after = rules.balances(table.state), rules.balances(new_state)
     moves = {
         account: after.get(account, 0) - before.get(account, 0)
         for account in set(before) | set(after)

@@ -16,10 +16,11 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import service
-from montones.rules import heaps, monte, odds
+from montones.rules import odds
 from montones.rules.errors import Phrase
+from montones.rules.games import Game, game
+from montones.rules.table import ALL_IN, Field
 
-ENGINES = {"montones": heaps, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
 
 
@@ -59,6 +60,53 @@ def int_field(source, name: str, label: Phrase) -> int:
     return value
 
 
+def word_field(source, name: str, label: Phrase) -> str:
+    """A word from a form (a layout, a seat); the rules say what is wrong with an unknown one."""
+    value = (source.get(name) or "").strip()
+    if not value:
+        raise service.ServiceError("%(label)s is missing.", label=label)
+    return value
+
+
+def parse_fields(source, fields: tuple[Field, ...], all_in: bool = False) -> dict:
+    """The values of ``fields`` from a form, each parsed by its kind; an optional field left
+    empty is left out. With ``all_in``, an ``amount`` may be the all-in chip (the rules say
+    what it comes to when the action runs)."""
+    values = {}
+    for field in fields:
+        raw = (source.get(field.name) or "").strip()
+        if field.kind is bool:
+            values[field.name] = raw == "on"
+        elif field.optional and not raw:
+            continue
+        elif field.kind is str:
+            values[field.name] = word_field(source, field.name, field.label)
+        elif all_in and field.name == "amount" and raw == ALL_IN:
+            values[field.name] = ALL_IN
+        else:
+            values[field.name] = int_field(source, field.name, field.label)
+    return values
+
+
+def asked_action(rules: Game, kind: str, form) -> tuple[str, dict]:
+    """The action a form asks for at a table of game ``rules``, and its parsed fields.
+
+    A tap on the felt (``kind`` "tap") does the action its ``mode`` names, one the game lets a
+    tap do; a stake typed in "other" wins over the quick chip that is still chosen.
+    """
+    if kind == "tap":
+        kind = form.get("mode", "bet")
+        spec = rules.ACTIONS.get(kind)
+        if spec is None or not spec.tap:
+            raise service.ServiceError("Choose what a tap on a heap does.")
+        if (form.get("custom") or "").strip():
+            form = {**form.to_dict(), "amount": form.get("custom")}
+    spec = rules.ACTIONS.get(kind)
+    if spec is None or spec.host:  # not a player's: the service refuses it as it refuses all
+        return kind, {}
+    return kind, parse_fields(form, spec.fields, spec.all_in is not None)
+
+
 def refusal(error: service.ServiceError) -> str:
     """A refusal as a sentence in the request's language (the service keeps it in English)."""
     return error.sentence(_)
@@ -72,7 +120,7 @@ def table_view(table, seat=None) -> dict:
     time runs on between versions. A seat adds its own part to it; the bets stay marked as
     no seat's own, which no template reads (app.js marks a phone's own chips).
     """
-    engine = ENGINES[table.game]
+    engine = game(table.game)
     now = time.time()
     key = (table.code, table.version)
     with _views_lock:

@@ -8,14 +8,12 @@ import secrets
 from flask import Blueprint, Response, abort, flash, render_template, request, session
 
 from montones import history, service
-from montones.rules.errors import Phrase
-from montones.service import actions
+from montones.rules.games import game
 from montones.views.common import (
-    ENGINES,
     actor_for,
     back_to,
-    int_field,
     join_url,
+    parse_fields,
     refusal,
     remember,
     table_view,
@@ -46,7 +44,7 @@ def page(code):
         v=table_view(table, actor.seat),
         join_url=join_url(table),
         host_secret=secret if show_link else None,
-        standings=ENGINES[table.game].standings(table.state),
+        standings=game(table.game).standings(table.state),
         nonce=secrets.token_urlsafe(12),
         actor=actor,
     )
@@ -84,7 +82,7 @@ def act(code, kind):
     table = service.get_table(code)
     actor, _player = actor_for(table)
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
-    host_kinds = {k for k, spec in actions.ACTIONS[table.game].items() if spec.role == "host"}
+    host_kinds = {k for k, spec in game(table.game).ACTIONS.items() if spec.host}
     if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
         abort(403)
     try:
@@ -93,11 +91,7 @@ def act(code, kind):
             if kind == "end":
                 return back_to("play.standings", code=table.code)
         else:
-            params = {}
-            if kind in ("kick", "top_up"):
-                params["seat"] = request.form.get("seat", "")
-            if kind == "top_up":
-                params["amount"] = int_field(request.form, "amount", Phrase("The top-up"))
+            params = parse_fields(request.form, game(table.game).ACTIONS[kind].fields)
             # A resent form (a double tap on "+") gives the chips once.
             service.act(table.code, actor, kind, params, nonce=request.form.get("nonce") or None)
     except service.ServiceError as error:

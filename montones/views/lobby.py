@@ -7,7 +7,8 @@ from flask_babel import gettext as _
 
 from montones import service
 from montones.rules.errors import Phrase
-from montones.views.common import back_to, int_field, refusal, remember
+from montones.rules.games import GAMES
+from montones.views.common import back_to, int_field, parse_fields, refusal, remember
 
 bp = Blueprint("lobby", __name__)
 
@@ -20,7 +21,7 @@ def index():
 @bp.post("/tables")
 def create():
     form = request.form
-    game = form.get("game", "montones")
+    game = form.get("game") or next(iter(GAMES))
     try:
         chips = int_field(form, "chips", Phrase("Starting chips"))
         settings = _settings(game, form)
@@ -33,33 +34,9 @@ def create():
 
 
 def _settings(game: str, form) -> dict:
-    if game == "montones":
-        low = int_field(form, "heaps_min", Phrase("The fewest heaps"))
-        high = int_field(form, "heaps_max", Phrase("The most heaps"))
-        return {
-            "min_bet": int_field(form, "min_bet", Phrase("The minimum bet")),
-            "heap_counts": [low, high],
-            "tenure_minutes": int_field(form, "tenure", Phrase("The bank's time")),
-            "cut_timeout": int_field(form, "cut_timeout", Phrase("The time to cut")),
-        }
-    if game == "monte":
-        short = (form.get("short_bank") or "").strip()
-        return {
-            "bank_size": int_field(form, "bank_size", Phrase("The bank")),
-            "min_bet": int_field(form, "min_bet", Phrase("The minimum bet")),
-            "max_bet": int_field(form, "max_bet", Phrase("The maximum bet")),
-            "banks_each": int_field(form, "banks_each", Phrase("Banks for each player")),
-            "two_card": form.get("two_card") == "on",
-            "generous": form.get("generous") == "on",
-            "short_bank": int_field(form, "short_bank", Phrase("A short bank")) if short else None,
-            "private_circle": form.get("private_circle") == "on",
-            **(
-                {"cut_timeout": int_field(form, "cut_timeout", Phrase("The time to cut"))}
-                if (form.get("cut_timeout") or "").strip()
-                else {}
-            ),
-        }
-    raise service.ServiceError("Choose Montones or Monte.")
+    """A new table's settings from the lobby's fields for that game."""
+    rules = service.engine(game)
+    return rules.settings_from(parse_fields(form, rules.SETTINGS))
 
 
 @bp.get("/go")

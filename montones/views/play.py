@@ -13,14 +13,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import chart, history, security, service
-from montones.rules.errors import Phrase
+from montones.rules.games import game
 from montones.views import stream as stream_views
 from montones.views.common import (
-    ENGINES,
     actor_for,
+    asked_action,
     back_to,
     credentials,
-    int_field,
     join_url,
     refusal,
     remember,
@@ -39,23 +38,18 @@ REGIONS = ["status", "felt", "odds", "bar"]
 MINE = ["status", "bar"]
 RECALL = 12  # hands a phone can look back on
 
-# The modes of a tap on the felt, per game: which action it is, and whether it needs the stake.
-# A tap lands on a heap (a number) in Montones, on a layout (a word) in Monte.
-TAP_MODES = {
-    "montones": {"bet": True, "against": True, "declare": False, "choose": False},
-    "monte": {"bet": True},
-}
-
 
 def _context(table, player, **extra):
+    rules = game(table.game)
     view = table_view(table, player.seat if player else None)
     mode = request.values.get("mode", "bet")
+    tap = rules.ACTIONS.get(mode)
     context = {
         "table": table,
         "v": view,
-        "bar": _bar_view(table.game, view) if player else None,
-        "stage": service.stage(table.state),
-        "mode": mode if mode in TAP_MODES[table.game] else "bet",
+        "bar": rules.bar_view(view) if player else None,
+        "stage": rules.stage(table.state),
+        "mode": mode if tap is not None and tap.tap else "bet",
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
@@ -68,48 +62,6 @@ def _context(table, player, **extra):
     }
     context["bar_tag"] = _bar_tag(context) if player else ""
     return context
-
-
-def _bar_view(game: str, v: dict) -> dict:
-    """What a phone's action bar is drawn from, and nothing more: the bar template is given
-    this as its ``v``, so what it shows cannot depend on anything left out here (a key it
-    reads that is not here is undefined, and the view tests see the bar come out wrong)."""
-    me = v["me"] or {}
-    if game == "montones":
-        bank, can = v["bank"], me.get("can", [])
-        return {
-            "phase": v["phase"],
-            # My chips only where the bar shows them (the most I can offer or put up). While I
-            # bet, it offers the quick stakes my chips and the bank allow, and the all-in chip
-            # (worked out when the tap arrives): so my own bets seldom change the bar.
-            "me": {
-                "can": can,
-                "chips": me.get("chips") if "offer" in can or "abona" in can else None,
-                "offer": me.get("offer"),
-            },
-            "quick": _quick_stakes(me, v["settings"]["min_bet"]),
-            "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
-            "bank_heap": v["bank_heap"],
-            "cutter_name": v["cutter_name"],
-            "heaps": [{"number": h["number"], "size": h["size"]} for h in v["heaps"]],
-            "settings": {key: v["settings"][key] for key in ("heap_counts", "min_bet")},
-        }
-    return {
-        "phase": v["phase"],
-        "me": {key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most")},
-        **{key: v[key] for key in ("bank", "banker_name", "cutter_name", "deck", "on_table")},
-        "room": v["room"],
-        "settings": {key: v["settings"][key] for key in ("min_bet", "max_bet")},
-    }
-
-
-QUICK_STAKES = (1, 5, 10, 25)
-
-
-def _quick_stakes(me: dict, least: int) -> list[int]:
-    """The quick chips a Montones bar offers: the table minimum and more, up to the most I can
-    stake now."""
-    return [q for q in QUICK_STAKES if least <= q <= me.get("most", 0)]
 
 
 def _bar_tag(context: dict) -> str:
@@ -217,12 +169,14 @@ def verify(code, number):
 def act(code, kind):
     notice, status = None, 200
     try:
-        # Who is asking is read in the action's own transaction, and the form parsed there
-        # for the table's game: one transaction for the whole tap.
+        # The form is parsed with the spec of the table's game, then the service runs it in
+        # one transaction, where it reads who is asking.
+        asked, params = asked_action(game(service.get_table(code).game), kind, request.form)
         table, player = service.act_as(
             code,
             *credentials(code),
-            lambda game: _asked(game, kind),
+            asked,
+            params,
             stage_seen=request.form.get("stage") or None,
             nonce=request.form.get("nonce") or None,
         )
@@ -243,72 +197,6 @@ def act(code, kind):
     return render_regions(
         PAGE, blocks, status=status, all_oob=True, prerendered=_shared(table), **context
     )
-
-
-def _asked(game: str, kind: str) -> tuple[str, dict]:
-    """The action a form asks for and its params (a tap's mode says which action it is)."""
-    params = _params(game, kind)
-    if kind == "tap":
-        kind = params.pop("mode")
-    return kind, params
-
-
-def _params(game: str, kind: str) -> dict:
-    form = request.form
-    if kind == "tap":
-        modes = TAP_MODES[game]
-        mode = form.get("mode", "bet")
-        if mode not in modes:
-            raise service.ServiceError("Choose what a tap on a heap does.")
-        if game == "monte":
-            params = {"mode": mode, "layout": _layout(form)}
-        else:
-            params = {"mode": mode, "heap": int_field(form, "heap", Phrase("The heap"))}
-        if modes[mode]:
-            # A typed amount wins over the quick chip that is still selected.
-            if (form.get("custom") or "").strip():
-                params["amount"] = int_field(form, "custom", Phrase("The amount"))
-            elif (form.get("amount") or "").strip() == service.ALL_IN:
-                params["amount"] = service.ALL_IN  # the all-in chip: the service says where
-            else:
-                params["amount"] = int_field(form, "amount", Phrase("The amount"))
-        return params
-    if game == "monte":
-        return _monte_params(kind, form)
-    fields = {
-        "offer": {"amount": Phrase("The offer")},
-        "cut": {"position": Phrase("The cut")},
-        "heaps": {"count": Phrase("The number of heaps")},
-        "bet": {"heap": Phrase("The heap"), "amount": Phrase("The amount")},
-        "against": {"heap": Phrase("The heap"), "amount": Phrase("The amount")},
-        "declare": {"heap": Phrase("The heap")},
-        "choose": {"heap": Phrase("The heap")},
-        "withdraw": {"bet": Phrase("The bet")},
-        "keep": {"heap": Phrase("The heap")},
-        "abona": {"amount": Phrase("The new bank")},
-    }.get(kind, {})
-    return {name: int_field(form, name, label) for name, label in fields.items()}
-
-
-def _monte_params(kind: str, form) -> dict:
-    fields = {
-        "bank": {"amount": Phrase("The bank")},
-        "cut": {"position": Phrase("The cut")},
-        "bet": {"amount": Phrase("The amount")},
-        "withdraw": {"bet": Phrase("The bet")},
-    }.get(kind, {})
-    params = {name: int_field(form, name, label) for name, label in fields.items()}
-    if kind == "bet":
-        params["layout"] = _layout(form)
-    return params
-
-
-def _layout(form) -> str:
-    """The layout a Monte bet is on; the rules say what is wrong with an unknown one."""
-    layout = (form.get("layout") or "").strip()
-    if not layout:
-        raise service.ServiceError("Choose the bottom or the top layout.")
-    return layout
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -363,7 +251,7 @@ def standings(code):
     return render_template(
         "play/standings.html",
         table=table,
-        rows=ENGINES[table.game].standings(table.state),
+        rows=game(table.game).standings(table.state),
         me=player.seat if player else None,
     )
 

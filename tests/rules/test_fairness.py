@@ -130,7 +130,7 @@ def test_a_monte_bank_is_committed_and_its_coups_verify():
         t.do(monte.bet, punter, "top", 2)
         before = t.state
         t.do(monte.turn_gate, banker)
-        record = monte.coup_record(before, t.state)
+        record = monte.hand_record(before, t.state)
         assert replay(record) == record["result"]
         records.append(record)
         if t.state["phase"] == monte.COUP_OVER:

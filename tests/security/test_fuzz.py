@@ -37,6 +37,7 @@ from security_helpers import (
 )
 
 from montones import service
+from montones.rules.games import game
 
 TRIED: Counter = Counter()  # payloads posted, by target
 ACCEPTED: Counter = Counter()  # of which the app accepted (and the test then undid)
@@ -195,7 +196,7 @@ def ledger_matches_state(app, code: str) -> None:
     with app.app_context():
         table = service.get_table(code)
         ledger = {k: v for k, v in service.ledger_totals(table).items() if k != "house" and v}
-        held = {k: v for k, v in service.balances(table.state).items() if v}
+        held = {k: v for k, v in game(table.state["game"]).balances(table.state).items() if v}
         assert ledger == held, (ledger, held)
         assert sum(service.ledger_totals(table).values()) == 0
 

@@ -2,7 +2,7 @@
 
 The routes are read from ``app.url_map``: a route that accepts anything but GET/HEAD/OPTIONS and
 is not in ``STATE_CHANGING`` fails the suite, and so does an action of the rules
-(``actions.ACTIONS``) that no row of ``MATRIX`` exercises. Each row is a table of one game in
+(each game's ``ACTIONS``) that no row of ``MATRIX`` exercises. Each row is a table of one game in
 one phase (see ``security_helpers``), a POST, and what each of the five actors gets:
 
     anonymous  a browser with a session and its CSRF token, but no seat and no host secret
@@ -37,7 +37,7 @@ from security_helpers import (
     table_in,
 )
 
-from montones.service import actions
+from montones.rules.games import GAMES
 
 
 @pytest.fixture(scope="module")
@@ -458,11 +458,11 @@ def test_every_state_changing_route_is_in_the_expectation_table(app):
 
 def test_every_action_of_both_games_is_in_the_matrix():
     done = {(row.game, row.path) for row in MATRIX if any(o.allowed for o in row.expect)}
-    for game, specs in actions.ACTIONS.items():
-        for kind, spec in specs.items():
-            route = "/host/" if spec.role == "host" else "/a/"
+    for game, rules in GAMES.items():
+        for kind, spec in rules.ACTIONS.items():
+            route = "/host/" if spec.host else "/a/"
             assert (game, route + kind) in done, f"no matrix row allows {game} {route}{kind}"
-            if spec.role == "host":
+            if spec.host:
                 # and the same action through a phone's route is refused to the players
                 row = next((r for r in MATRIX if (r.game, r.path) == (game, "/a/" + kind)), None)
                 assert row is not None, f"no matrix row for {game} /a/{kind}"

@@ -11,7 +11,8 @@ import secrets
 from montones import history, service
 from montones.cli import main
 from montones.rules import SPANISH
-from montones.service import Actor, actions
+from montones.rules.games import GAMES
+from montones.service import Actor
 
 HOST = Actor(is_host=True)
 _rng = secrets.SystemRandom()
@@ -51,7 +52,7 @@ def montones_night(app, hands=6):
             state = table.state
             if state["bank"]["amount"] == 0:
                 service.act(code, ana, "abona", {"amount": 50})
-            if "keep" in actions.GAMES["montones"].view(state, seats["Ana"], 0)["me"]["can"]:
+            if "keep" in GAMES["montones"].view(state, seats["Ana"], 0)["me"]["can"]:
                 # A heap that can be split, as the banker's bar offers (one of 3 cards or more).
                 heap = next(i for i, h in enumerate(state["hand"]["heaps"], 1) if len(h) > 2)
                 service.act(code, ana, "keep", {"heap": heap})

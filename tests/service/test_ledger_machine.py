@@ -50,9 +50,8 @@ from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
 from montones.rules import heaps, monte
-from montones.service import actions
+from montones.rules.games import GAMES as ENGINES
 
-ENGINES = {"montones": heaps, "monte": monte}
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
 MAX_SEATS = 6  # seats at a table, kicked players' included
 MAX_JOINS = 3  # join attempts at a table after its first players, refused names included
@@ -105,7 +104,7 @@ JUNK = ["", "0", "-1", "1", "2", "3", "5", "40", "x", "1.5", "99999999999", str(
 JUNK += ["bottom", "top", "middle", "bet", "p1", "p2", "p9", "1\x00"]
 FIELDS = ["amount", "custom", "heap", "position", "count", "bet", "layout", "mode", "seat"]
 MISPLAY_KINDS = {
-    game: [*sorted(actions.ACTIONS[game]), "tap", "fly", "draw", "close_auction"]
+    game: [*sorted(ENGINES[game].ACTIONS), "tap", "fly", "draw", "close_auction"]
     for game in ENGINES
 }
 HOST_ROUTE_KINDS = ["top_up", "kick", "pause", "resume", "draw", "close_auction", "fly", "bet"]
@@ -826,7 +825,7 @@ class LedgerMachine(RuleBasedStateMachine):
             state = now.state
 
             # The chips: every one issued is somewhere, none below zero.
-            balances = service.balances(state)
+            balances = ENGINES[state["game"]].balances(state)
             assert sum(balances.values()) == t.issued, (where, balances, t.issued)
             assert all(n >= 0 for n in balances.values()), (where, balances)
             if t.game == "montones":
@@ -976,4 +975,4 @@ def test_a_hand_with_more_than_2_31_chips_staked_settles(app):
     assert state["phase"] == "settled"
     ledger = {account: n for account, n in night.ledger().items() if n}
     assert ledger.pop("house") == -(2 * 100 + 4 * MAX_NUMBER)
-    assert ledger == {a: n for a, n in service.balances(state).items() if n}
+    assert ledger == {a: n for a, n in ENGINES[state["game"]].balances(state).items() if n}

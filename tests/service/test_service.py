@@ -8,9 +8,11 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from montones import broker, service
+from montones.clock import ManualClock
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry, Player
-from montones.service import Actor, actions, store
+from montones.rules.games import game
+from montones.service import Actor, store
 
 
 def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
@@ -68,7 +70,7 @@ def test_a_whole_hand_moves_chips_only_in_balanced_transactions(app):
         table = service.get_table(code)
         totals = {a: n for a, n in service.ledger_totals(table).items() if n}
         assert totals == {
-            **{a: n for a, n in service.balances(table.state).items() if n},
+            **{a: n for a, n in game(table.state["game"]).balances(table.state).items() if n},
             "house": -300,
         }
         versions = (
@@ -178,7 +180,7 @@ def test_concurrent_bets_are_all_kept_and_nobody_overspends(app):
     assert len(errors) == len(names) and all("You have 0 chips" in e for e in errors)
     assert len(final["hand"]["bets"]) == 3 * len(names)
     assert all(final["players"][seats[n]]["chips"] == 0 for n in names)
-    assert sum(service.balances(final).values()) == 30 * (len(names) + 3)
+    assert sum(game(final["game"]).balances(final).values()) == 30 * (len(names) + 3)
     assert unbalanced_versions(app, code) == []
 
 
@@ -191,31 +193,30 @@ def test_an_action_is_published_to_the_live_channel(app):
     assert broker.wait(code, version, timeout=5) == version + 1
 
 
-def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_time(app, monkeypatch):
+def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_time(app):
     """The clock stops with the host's pause: the deck is not cut at random for Ben, who is to
     cut, while the table is paused, and on resume he has the whole cut time again."""
     code, seats = seated(app, cut_timeout=30)
     ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
     host = Actor(is_host=True)
-    now = [1_000_000.0]
-    monkeypatch.setattr(actions.time, "time", lambda: now[0])
+    clock = app.extensions["clock"] = ManualClock()
     with app.app_context():
         service.act(code, ana, "offer", {"amount": 50})
         service.act(code, ben, "pass", {})
         service.act(code, eva, "pass", {})
         service.host_action(code, host, "pause")
-        now[0] += 600  # a long pause, far past the cut time
+        clock.advance(600)  # a long pause, far past the cut time
         service.tick(code)
         table = service.get_table(code)
         assert table.state["phase"] == "cut"
         assert service.clock_deadline(table) is None
         service.host_action(code, host, "resume")
         table = service.get_table(code)
-        assert service.clock_deadline(table) == now[0] + 30
-        now[0] += 29
+        assert service.clock_deadline(table) == clock.time() + 30
+        clock.advance(29)
         service.tick(code)
         assert service.get_table(code).state["phase"] == "cut"
-        now[0] += 2
+        clock.advance(2)
         service.tick(code)
         hand = service.get_table(code).state["hand"]
         assert hand["cut"]["how"] == "random"  # his time ran out: the deck was cut for him

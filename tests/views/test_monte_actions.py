@@ -229,7 +229,7 @@ def test_a_bet_on_an_unknown_layout_is_refused(night):
     refused_without_change(
         night,
         lambda: night.tap(night.punters[0], "", 5),
-        "Choose the bottom or the top layout.",
+        "The layout is missing.",
     )
 
 

@@ -29,11 +29,12 @@ from montones_helpers import (
 )
 from sqlalchemy import func, select
 
-from montones import create_app, service
+from montones import create_app
 from montones.config import TestConfig
 from montones.extensions import db
 from montones.models import Action, GameTable
 from montones.rules import heaps as engine
+from montones.rules.games import game
 
 JOIN_FIRST = "Join the table first."
 GONE = "You are no longer at this table."  # a seat the host kicked
@@ -1004,7 +1005,7 @@ TOP_UPS = [
     ("p2", "x", "The top-up must be a whole number."),
     ("p2", "", "The top-up is missing."),
     ("p9", "10", "That player is not at the table."),
-    ("", "10", "That player is not at the table."),
+    ("", "10", "The player is missing."),
 ]
 
 
@@ -1651,7 +1652,7 @@ def test_ledger_balances_after_a_whole_hand(app):
     } <= moved
 
     state = night.state()
-    balances = service.balances(state)
+    balances = game(state["game"]).balances(state)
     assert sum(balances.values()) == total
     ledger = night.ledger()
     assert ledger.pop("house") == -total

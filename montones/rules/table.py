@@ -1,0 +1,178 @@
+"""What every game's engine shares: the shape of an action, the seats, the settings.
+
+An engine is a module (``heaps``, ``monte``) that the registry (:mod:`montones.rules.games`)
+names; the rest of the app asks it everything game-specific through the names listed in
+:class:`montones.rules.games.Game`. What is the same in every game lives here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from montones.rules.errors import Phrase, RulesError
+from montones.rules.plain import copy_state
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+# A stake of "all I can": worked out by the engine when the action arrives (its ``most_stake``),
+# so a phone's all-in chip stays right however its chips have moved since it was drawn.
+ALL_IN = "max"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One parameter of an action or a setting, as a form sends it: a whole number (``int``),
+    a word (``str``) or a box ticked or not (``bool``). ``label`` names it in a refusal ("The
+    heap is missing."); an ``optional`` field left empty is not passed at all."""
+
+    name: str
+    label: Phrase
+    kind: type = int
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a player (or the host) can do at a table.
+
+    ``call(state, who, params, now)`` runs it and returns ``(new_state, events)``; ``fields``
+    are its parameters; ``host``: only the host may do it; ``all_in(state, who)``, if given,
+    is what an ``amount`` of :data:`ALL_IN` comes to when the action arrives; ``tap``: a tap on
+    the felt does it, on the place named by its first field (a heap, a layout), with the stake
+    chosen in the action bar when it has an ``amount``.
+    """
+
+    call: Callable[[State, str, dict[str, Any], float], tuple[State, Events]]
+    fields: tuple[Field, ...] = ()
+    host: bool = False
+    all_in: Callable[[State, str], int] | None = None
+    tap: bool = False
+
+    def params(self, state: State, who: str, given: dict[str, Any]) -> dict[str, Any]:
+        """The action's parameters from those given: its fields only, the all-in chip
+        worked out."""
+        params = {field.name: given[field.name] for field in self.fields}
+        if self.all_in is not None and params.get("amount") == ALL_IN:
+            params["amount"] = self.all_in(state, who)
+        return params
+
+
+def action(func):
+    """Run an action on a copy of the state and bump the version when it succeeds: a
+    :class:`RulesError` leaves the caller's state as it was."""
+
+    def run(state: State, *args, **kwargs) -> tuple[State, Events]:
+        new = copy_state(state)
+        events: Events = []
+        func(new, events, *args, **kwargs)
+        new["version"] += 1
+        return new, events
+
+    run.__name__ = func.__name__
+    run.__doc__ = func.__doc__
+    run.__wrapped__ = func
+    return run
+
+
+def is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def amount(value: object, what: str = Phrase("a bet")) -> int:
+    """A number of chips to move, at least 1."""
+    if not is_count(value):
+        raise RulesError(
+            "%(what)s must be a whole number of chips, not %(value)r", what=what, value=value
+        )
+    if value <= 0:
+        raise RulesError("%(what)s must be at least 1 chip", what=what)
+    return value
+
+
+def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str, Any]:
+    """A table's settings: the game's defaults with those given over them; an unknown name is
+    refused."""
+    merged = dict(defaults)
+    for key, value in (settings or {}).items():
+        if key not in defaults:
+            raise RulesError("unknown setting %(key)r", key=key)
+        merged[key] = value
+    return merged
+
+
+def new_state(game: str, settings: dict[str, Any], **rest: Any) -> State:
+    """The state every game's table starts from: no players, version 0."""
+    return {"game": game, "version": 0, "settings": settings, "players": {}, "seats": [], **rest}
+
+
+def player(state: State, pid: str) -> dict:
+    found = state["players"].get(pid)
+    if found is None or found.get("left"):
+        raise RulesError("that player is not at the table")
+    return found
+
+
+def seated(state: State, seat: str | None) -> bool:
+    return seat in state["players"] and not state["players"][seat].get("left")
+
+
+def require_phase(state: State, refusals: dict[str, Phrase], *phases: str) -> None:
+    """Refuse unless the table is in one of ``phases``, in the words of the first one's."""
+    if state["phase"] not in phases:
+        raise RulesError(refusals[phases[0]])
+
+
+def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+    """Seat a player with a name nobody at the table has and their starting chips."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise RulesError("a player needs a name")
+    if len(name) > 24:
+        raise RulesError("a name can have at most 24 characters")
+    if pid in state["players"]:
+        raise RulesError("that seat is taken")
+    for other in state["players"].values():
+        if not other.get("left") and other["name"].casefold() == name.casefold():
+            raise RulesError("%(name)s is already at the table: choose another name", name=name)
+    if not is_count(chips) or chips < 0:
+        raise RulesError("starting chips must be a whole number, 0 or more")
+    state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
+    state["seats"].append(pid)
+    events.append({"type": "joined", "player": pid, "chips": chips})
+
+
+@action
+def top_up(state: State, events: Events, pid: str, chips: int) -> None:
+    """The host gives a player more chips."""
+    player(state, pid)["chips"] += amount(chips, Phrase("a top-up"))
+    events.append({"type": "topped_up", "player": pid, "amount": chips})
+
+
+def standings(state: State) -> list[dict]:
+    """Players by chips, most first, in seat order among equals, who share the place."""
+    rows = [
+        {
+            "player": pid,
+            "name": state["players"][pid]["name"],
+            "chips": state["players"][pid]["chips"],
+        }
+        for pid in state["seats"]
+    ]
+    rows.sort(key=lambda row: -row["chips"])
+    for i, row in enumerate(rows):
+        same = i and row["chips"] == rows[i - 1]["chips"]
+        row["place"] = rows[i - 1]["place"] if same else i + 1
+    return rows
+
+
+def players_chips(state: State) -> dict[str, int]:
+    """Each player's chips in hand, as ledger accounts."""
+    return {f"player:{pid}": p["chips"] for pid, p in state["players"].items()}
+
+
+def stakes(bets: list[dict]) -> int:
+    """Chips staked on the table by these bets."""
+    return sum(b["amount"] or 0 for b in bets)
