@@ -1130,7 +1130,6 @@ def _all_in(state: State, pid: str) -> int:
 
 _HEAP = Field("heap", Phrase("The heap"))
 _AMOUNT = Field("amount", Phrase("The amount"))
-_SEAT = Field("seat", Phrase("The player"), str)
 
 ACTIONS: dict[str, Action] = {
     "offer": Action(
@@ -1177,12 +1176,7 @@ ACTIONS: dict[str, Action] = {
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
     "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),
-    "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (_SEAT,), host=True),
-    "top_up": Action(
-        lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
-        (_SEAT, Field("amount", Phrase("The top-up"))),
-        host=True,
-    ),
+    **table.host_actions(leave),
 }
 
 SETTINGS = (

@@ -757,7 +757,6 @@ SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded 
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)
 
-_SEAT = Field("seat", Phrase("The player"), str)
 
 ACTIONS: dict[str, Action] = {
     "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
@@ -779,12 +778,7 @@ ACTIONS: dict[str, Action] = {
     ),
     "gate": Action(lambda s, who, p, now: turn_gate(s, who)),
     "next": Action(lambda s, who, p, now: next_coup(s, who)),
-    "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (_SEAT,), host=True),
-    "top_up": Action(
-        lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
-        (_SEAT, Field("amount", Phrase("The top-up"))),
-        host=True,
-    ),
+    **table.host_actions(leave),
 }
 
 SETTINGS = (

@@ -151,6 +151,20 @@ def top_up(state: State, events: Events, pid: str, chips: int) -> None:
     events.append({"type": "topped_up", "player": pid, "amount": chips})
 
 
+def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[str, Action]:
+    """The host's actions at every table: send a player away (the game's ``leave``), give a
+    player more chips."""
+    seat = Field("seat", Phrase("The player"), str)
+    return {
+        "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (seat,), host=True),
+        "top_up": Action(
+            lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
+            (seat, Field("amount", Phrase("The top-up"))),
+            host=True,
+        ),
+    }
+
+
 def standings(state: State) -> list[dict]:
     """Players by chips, most first, in seat order among equals, who share the place."""
     rows = [
