@@ -5,6 +5,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+import orjson
 from babel import Locale
 from flask import Flask, current_app, g, request, session
 from flask.templating import Environment
@@ -61,15 +62,18 @@ def create_app(test_config=None):
         instance.mkdir(parents=True, exist_ok=True)
         app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'montones.sqlite'}"
 
+    options = {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
+    # JSON columns through orjson: a table's state is read and written with every action.
+    options.setdefault("json_serializer", _json_text)
+    options.setdefault("json_deserializer", orjson.loads)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # A file on this machine: no connection to go stale (so no ping before each use), and
         # as many connections as the server has threads, each cheap.
-        options = {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
         options.pop("pool_pre_ping", None)
         if app.config["SQLALCHEMY_DATABASE_URI"] not in ("sqlite://", "sqlite:///:memory:"):
             options.setdefault("pool_size", 32)
             options.setdefault("max_overflow", 64)
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     clock.init_app(app)
     db.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
@@ -129,6 +133,12 @@ def _ngettext(context, singular: str, plural: str, num: int, /, **variables) -> 
     if context.eval_ctx.autoescape:
         text = Markup(text)
     return text % variables
+
+
+def _json_text(value) -> str:
+    """A JSON column's text; a key that is not a string is written as one, as the json module
+    does."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _instance_secret_key(instance: Path) -> str:

@@ -179,5 +179,8 @@ def _tune_sqlite(engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
-        # The session only reads (every write is service._transaction's, BEGIN IMMEDIATE).
-        connection.exec_driver_sql("BEGIN")
+        # A write transaction (service.store.transaction) takes the write lock before it
+        # reads, so two writers never deadlock on an upgrade from a read lock (which SQLite
+        # reports as "database is locked" at once); the session only reads.
+        immediate = connection.get_execution_options().get("sqlite_immediate")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

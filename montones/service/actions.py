@@ -6,22 +6,17 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Connection
+
 from montones.clock import clock
 from montones.models import utcnow
 from montones.rules import RulesError
 from montones.rules.games import Game, game
-from montones.service.queries import SEAT, Seat, get_table, hash_secret, is_host
+from montones.service import store
+from montones.service.queries import Seat, get_table, hash_secret, is_host, seat_by_token
 from montones.service.refusals import NotAllowed, ServiceError, Stale
-from montones.service.store import (
-    NONCE_SEEN,
-    LockedTable,
-    Sql,
-    bump,
-    json_text,
-    locked,
-    record,
-    transaction,
-)
+from montones.service.store import LockedTable, bump, locked, record, transaction
+from montones.snapshot import Snapshot
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -48,9 +43,7 @@ def stage(state: dict) -> str:
     return game(state["game"]).stage(state)
 
 
-def create_table(
-    game: str, name: str, starting_chips: int, settings: dict
-) -> tuple[LockedTable, str]:
+def create_table(game: str, name: str, starting_chips: int, settings: dict) -> tuple[Snapshot, str]:
     """A new table, and the host secret (shown once, kept only as a hash)."""
     rules = engine(game)
     name = (name or "").strip()[:60] or str(rules.TITLE)
@@ -61,10 +54,10 @@ def create_table(
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
     secret = secrets.token_urlsafe(24)
-    with transaction() as sql:
+    with transaction() as conn:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            if sql.one(_CODE_TAKEN, code=code) is None:
+            if not store.code_taken(conn, code):
                 break
         else:
             raise ServiceError("Could not find a free room code; try again.")
@@ -81,28 +74,8 @@ def create_table(
             created_at=utcnow(),
             state=state,
         )
-        (table.id,) = sql.one(
-            _INSERT_TABLE,
-            code=table.code,
-            game=table.game,
-            name=table.name,
-            host_hash=table.host_hash,
-            starting_chips=table.starting_chips,
-            state=json_text(state),
-            version=table.version,
-            paused=table.paused,
-            created_at=sql.time(table.created_at),
-        )
-        sql.connection.commit()
-    return table, secret
-
-
-_CODE_TAKEN = "SELECT id FROM game_tables WHERE code = :code"
-_INSERT_TABLE = (
-    "INSERT INTO game_tables (code, game, name, host_hash, starting_chips, state, version, "
-    "paused, created_at) VALUES (:code, :game, :name, :host_hash, :starting_chips, :state, "
-    ":version, :paused, :created_at) RETURNING id"
-)
+        table.id = store.insert_table(conn, table)
+    return Snapshot.of(table), secret
 
 
 def join(code: str, name: str) -> tuple[Seat, str]:
@@ -116,26 +89,11 @@ def join(code: str, name: str) -> tuple[Seat, str]:
             new_state, events = game(table.game).join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
             raise ServiceError(error.template, **error.params) from None
-        taken = {row[0] for row in sql.all(_REJOIN_CODES, table_id=table.id)}
+        taken = store.rejoin_codes(sql, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
-        sql.run(
-            _INSERT_PLAYER,
-            table_id=table.id,
-            seat=player.seat,
-            name=player.name,
-            token_hash=hash_secret(token),
-            rejoin_code=player.rejoin_code,
-            joined_at=sql.time(utcnow()),
-        )
+        store.add_player(sql, table.id, player, hash_secret(token))
         record(sql, table, new_state, events, seat, "join", {"name": player.name})
     return player, token
-
-
-_REJOIN_CODES = "SELECT rejoin_code FROM players WHERE table_id = :table_id"
-_INSERT_PLAYER = (
-    "INSERT INTO players (table_id, seat, name, token_hash, rejoin_code, joined_at) "
-    "VALUES (:table_id, :seat, :name, :token_hash, :rejoin_code, :joined_at)"
-)
 
 
 def _rejoin_code(taken: set[str]) -> str:
@@ -148,24 +106,12 @@ def _rejoin_code(taken: set[str]) -> str:
 def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
     """Take one's seat back on another device: the old device's cookie stops working."""
     with locked(code) as (table, sql):
-        found = sql.one(
-            _BY_REJOIN_CODE, table_id=table.id, rejoin_code=(rejoin_code or "").strip().upper()
-        )
-        if found is None or table.state["players"][found[0]].get("left"):
+        player = store.seat_by_rejoin_code(sql, table.id, (rejoin_code or "").strip().upper())
+        if player is None or table.state["players"][player.seat].get("left"):
             raise ServiceError("That rejoin code does not match a seat at this table.")
         token = secrets.token_urlsafe(24)
-        player = Seat(*found)
-        sql.run(_NEW_TOKEN, table_id=table.id, seat=player.seat, token_hash=hash_secret(token))
+        store.new_token(sql, table.id, player.seat, hash_secret(token))
     return player, token
-
-
-_BY_REJOIN_CODE = (
-    "SELECT seat, name, rejoin_code FROM players "
-    "WHERE table_id = :table_id AND rejoin_code = :rejoin_code"
-)
-_NEW_TOKEN = (
-    "UPDATE players SET token_hash = :token_hash WHERE table_id = :table_id AND seat = :seat"
-)
 
 
 def act(
@@ -176,11 +122,11 @@ def act(
     *,
     stage_seen: str | None = None,
     nonce: str | None = None,
-) -> LockedTable:
+) -> Snapshot:
     """Run one action for ``actor`` on table ``code``; raise a :class:`ServiceError` if refused."""
     with locked(code) as (table, sql):
         _act(sql, table, actor, kind, params, stage_seen, nonce)
-    return table
+    return table.committed
 
 
 def act_as(
@@ -192,23 +138,22 @@ def act_as(
     *,
     stage_seen: str | None = None,
     nonce: str | None = None,
-) -> tuple[LockedTable, Seat]:
+) -> tuple[Snapshot, Seat]:
     """Run the action a browser asked for with its credentials (its seat token, its host
     secret); who is asking is read in the action's own transaction. ``params`` are the
     action's fields as the view parsed them with the game's spec. Returns the table and the
     asker's seat."""
     with locked(code) as (table, sql):
-        found = sql.one(SEAT, table_id=table.id, token_hash=hash_secret(token)) if token else None
-        if found is None:
+        seat = seat_by_token(sql, table.id, token)
+        if seat is None:
             raise NotAllowed("Join the table first.")
-        seat = Seat(*found)
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
         _act(sql, table, actor, kind, params, stage_seen, nonce)
-    return table, seat
+    return table.committed, seat
 
 
 def _act(
-    sql: Sql,
+    sql: Connection,
     table: LockedTable,
     actor: Actor,
     kind: str,
@@ -227,7 +172,7 @@ def _act(
             raise NotAllowed("You are no longer at this table.")
     # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
     nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
-    if nonce and sql.one(NONCE_SEEN, table_id=table.id, nonce=nonce) is not None:
+    if nonce and store.nonce_seen(sql, table.id, nonce):
         return  # a double click: the first one already did it
     if table.ended_at:
         raise ServiceError("This table has ended.")
@@ -253,7 +198,7 @@ def _act(
     _follow_up(sql, table)
 
 
-def _follow_up(sql: Sql, table: LockedTable) -> None:
+def _follow_up(sql: Connection, table: LockedTable) -> None:
     """What the game does by itself after an action (Montones: an auction everyone answered
     closes); and a game that is over ends its table, so every screen shows the standings."""
     rules = game(table.game)
@@ -263,10 +208,7 @@ def _follow_up(sql: Sql, table: LockedTable) -> None:
         record(sql, table, new_state, events, "system", kind, {})
     if rules.over(table.state) and not table.ended_at:
         table.ended_at = utcnow()
-        sql.run(_END_TABLE, id=table.id, ended_at=sql.time(table.ended_at))
-
-
-_END_TABLE = "UPDATE game_tables SET ended_at = :ended_at WHERE id = :id"
+        store.end_table(sql, table)
 
 
 def tick(code: str) -> None:
@@ -286,14 +228,10 @@ def clock_deadline(table) -> float | None:
     return None if table.paused else cut_deadline(table.state)
 
 
-def _paused_for(sql: Sql, table: LockedTable) -> float:
+def _paused_for(sql: Connection, table: LockedTable) -> float:
     """Seconds since the host's last pause of this table (its action's time)."""
-    found = sql.one(_LAST_PAUSE, table_id=table.id)[0]
-    paused_at = sql.read_time(found)
+    paused_at = store.last_pause(sql, table.id)
     return max(0.0, (utcnow() - paused_at).total_seconds()) if paused_at else 0.0
-
-
-_LAST_PAUSE = "SELECT MAX(created_at) FROM actions WHERE table_id = :table_id AND kind = 'pause'"
 
 
 def cut_deadline(state: dict) -> float | None:
@@ -305,7 +243,7 @@ def _cut_overdue(state: dict) -> bool:
     return deadline is not None and clock().time() >= deadline
 
 
-def host_action(code: str, actor: Actor, kind: str) -> LockedTable:
+def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
     """Pause, resume or end a table: the host's own switches, outside the rules."""
     with locked(code) as (table, sql):
         if not actor.is_host:
@@ -327,4 +265,4 @@ def host_action(code: str, actor: Actor, kind: str) -> LockedTable:
         else:
             raise ServiceError("That is not something the host can do.")
         record(sql, table, new_state, events, "host", kind, {})
-    return table
+    return table.committed

@@ -6,11 +6,12 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, select
 
 from montones.extensions import db
-from montones.models import GameTable, LedgerEntry
+from montones.models import GameTable, LedgerEntry, Player
 from montones.service.refusals import NotFound
+from montones.snapshot import Snapshot
 
 
 def hash_secret(secret: str) -> str:
@@ -20,13 +21,15 @@ def hash_secret(secret: str) -> str:
 # --- reading --------------------------------------------------------------------------------
 
 
-def get_table(code: str) -> GameTable:
-    table = db.session.execute(
-        select(GameTable).where(GameTable.code == (code or "").upper())
-    ).scalar_one_or_none()
-    if table is None:
+_TABLE = select(GameTable.__table__).where(GameTable.__table__.c.code == bindparam("code"))
+
+
+def get_table(code: str) -> Snapshot:
+    """The table as it is now (the session's read transaction sees it)."""
+    found = db.session.execute(_TABLE, {"code": (code or "").upper()}).first()
+    if found is None:
         raise NotFound("There is no table with that code.")
-    return table
+    return Snapshot.of(found)
 
 
 @dataclass(frozen=True)
@@ -39,30 +42,36 @@ class Seat:
     rejoin_code: str
 
 
-def player_by_token(table: GameTable, token: str | None) -> Seat | None:
+def player_by_token(table: Snapshot, token: str | None) -> Seat | None:
     """The seat this token holds at the table, if its player is still at it."""
-    if not token:
-        return None
-    found = db.session.execute(
-        _SEAT_READ, {"table_id": table.id, "token_hash": hash_secret(token)}
-    ).first()
+    found = seat_by_token(db.session, table.id, token)
     if found is None or table.state["players"].get(found.seat, {}).get("left"):
         return None
-    return Seat(*found)
+    return found
 
 
-SEAT = (
-    "SELECT seat, name, rejoin_code FROM players "
-    "WHERE table_id = :table_id AND token_hash = :token_hash"
+_PLAYERS = Player.__table__
+# Built once: a phone's seat is read on its every fetch.
+_SEAT = select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code).where(
+    _PLAYERS.c.table_id == bindparam("table_id"),
+    _PLAYERS.c.token_hash == bindparam("token_hash"),
 )
-_SEAT_READ = text(SEAT)  # built once: a phone's seat is read on its every fetch
 
 
-def is_host(table: GameTable, secret: str | None) -> bool:
+def seat_by_token(reader, table_id: int, token: str | None) -> Seat | None:
+    """The seat a token holds at a table, read by the session or by a write transaction's
+    connection (whoever holds it, gone from the table or not)."""
+    if not token:
+        return None
+    found = reader.execute(_SEAT, {"table_id": table_id, "token_hash": hash_secret(token)}).first()
+    return None if found is None else Seat(*found)
+
+
+def is_host(table: Snapshot, secret: str | None) -> bool:
     return bool(secret) and secrets.compare_digest(hash_secret(secret), table.host_hash)
 
 
-def ledger_totals(table: GameTable) -> dict[str, int]:
+def ledger_totals(table: Snapshot) -> dict[str, int]:
     rows = db.session.execute(
         select(LedgerEntry.account, func.sum(LedgerEntry.amount))
         .where(LedgerEntry.table_id == table.id)
@@ -71,7 +80,7 @@ def ledger_totals(table: GameTable) -> dict[str, int]:
     return {account: int(total) for account, total in rows}
 
 
-def chips_over_night(table: GameTable) -> dict[str, list[int | None]]:
+def chips_over_night(table: Snapshot) -> dict[str, list[int | None]]:
     """Each seat's chips in hand, as its phone showed them, over the night (from the ledger).
 
     A point is taken after every version that leaves nothing staked on the table and the

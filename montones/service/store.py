@@ -1,24 +1,33 @@
 """The write path: one transaction on one table under its row lock, and what an action stores.
 
-Every write of the app goes through here: the table's new state, its action-log row, its ledger
+Every write of the app goes through here, as SQLAlchemy Core statements on the models' tables:
+a new table, a new seat, a new token; an action's new state with its action-log row, its ledger
 entries and the hand it settled, if any.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import orjson
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from montones import broker, history
 from montones.extensions import db
-from montones.models import utcnow
+from montones.models import Action, GameTable, Hand, LedgerEntry, Player, utcnow
 from montones.rules.games import game
+from montones.service.queries import Seat
 from montones.service.refusals import NotFound
+from montones.snapshot import Snapshot
+
+# The models' tables, which Core statements are built on.
+GAME_TABLES = GameTable.__table__
+PLAYERS = Player.__table__
+LEDGER = LedgerEntry.__table__
+ACTION_LOG = Action.__table__
+HANDS = Hand.__table__
 
 # On SQLite the threads of this process take turns at writing here, rather than in SQLite's busy
 # handler, which polls with sleeps of up to 100 ms: under a burst of taps those sleeps, not the
@@ -30,7 +39,8 @@ _sqlite_writer = threading.Lock()
 @dataclass
 class LockedTable:
     """A table's row as its write transaction holds it (``state`` is shared with whoever holds
-    it, never changed in place)."""
+    it, never changed in place). Once the transaction has committed, ``committed`` is the
+    table at the version it left, as the live channel was told of it."""
 
     id: int
     code: str
@@ -43,69 +53,15 @@ class LockedTable:
     ended_at: datetime | None
     created_at: datetime
     state: dict = field(default_factory=dict)
-
-
-class Sql:
-    """The statements of one write transaction, run on the database driver's own connection.
-
-    An action is the hottest path there is. Through the ORM session and SQLAlchemy's statement
-    machinery its transaction cost 0.64 ms of CPU, of which the statements' own work was 0.2 ms
-    (a bet at a table of 31, in-process). So the transaction under a table's lock is plain SQL
-    on the DBAPI connection, sqlite3's or psycopg's, each value in the form the ORM reads back:
-    JSON as text, and on SQLite a time as SQLAlchemy writes it.
-    """
-
-    # statement -> in psycopg's parameter style (the statements here hold no "::" cast and no
-    # literal "%", which the conversion would break). A driver's errors come out as its own
-    # (sqlite3's, psycopg's), not wrapped by SQLAlchemy; nothing here catches them.
-    _PG: dict[str, str] = {}
-
-    def __init__(self, connection, postgres: bool) -> None:
-        self.connection = connection
-        self.postgres = postgres
-        self.cursor = connection.cursor()
-
-    def _sql(self, statement: str) -> str:
-        if not self.postgres:
-            return statement
-        found = self._PG.get(statement)
-        if found is None:
-            found = self._PG[statement] = re.sub(r":(\w+)", r"%(\1)s", statement)
-        return found
-
-    def one(self, statement: str, **params) -> tuple | None:
-        self.cursor.execute(self._sql(statement), params)
-        return self.cursor.fetchone()
-
-    def all(self, statement: str, **params) -> list[tuple]:
-        self.cursor.execute(self._sql(statement), params)
-        return self.cursor.fetchall()
-
-    def run(self, statement: str, **params) -> None:
-        self.cursor.execute(self._sql(statement), params)
-
-    def many(self, statement: str, rows: list[dict]) -> None:
-        self.cursor.executemany(self._sql(statement), rows)
-
-    def time(self, value: datetime | None):
-        if value is None or self.postgres:
-            return value
-        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
-
-    def read_time(self, value) -> datetime | None:
-        return datetime.fromisoformat(value) if isinstance(value, str) else value
-
-    @staticmethod
-    def read_json(value):
-        """psycopg gives a JSON column parsed; sqlite3 gives its text."""
-        return orjson.loads(value) if isinstance(value, str) else value
+    committed: Snapshot | None = None
 
 
 @contextmanager
 def transaction():
-    """One write transaction on a connection of the pool: on SQLite BEGIN IMMEDIATE, one writer
-    of this process at a time. The caller commits; whatever it leaves uncommitted is rolled
-    back. Every write of the app is one of these (the ORM session only reads)."""
+    """One write transaction on one connection of the pool: on SQLite it begins IMMEDIATE (it
+    holds the database's write lock from its first statement), one writer of this process at a
+    time. It commits when the block ends, and rolls back if the block raises. Every write of the
+    app is one of these (the ORM session only reads)."""
     if db.session.registry.has():
         # The write goes around the session: end the read transaction it has open and forget
         # the rows it read, which would otherwise still show as they were.
@@ -113,75 +69,55 @@ def transaction():
         session.rollback()
         session.expire_all()
     engine = db.engine
-    if engine.dialect.name not in ("sqlite", "postgresql"):
-        raise RuntimeError(f"Montones runs on SQLite or PostgreSQL, not {engine.dialect.name}")
-    postgres = engine.dialect.name == "postgresql"
-    if not postgres:
+    sqlite = engine.dialect.name == "sqlite"
+    if sqlite:
         _sqlite_writer.acquire()
     try:
-        connection = engine.raw_connection()
-        sql = Sql(connection, postgres)
-        try:
-            if not postgres:
-                sql.run("BEGIN IMMEDIATE")
-            yield sql
-        except BaseException:
-            connection.rollback()
-            raise
-        finally:
-            sql.cursor.close()
-            connection.close()  # back to the pool
+        with engine.connect() as conn:
+            # models._on_begin reads it: BEGIN IMMEDIATE, not BEGIN. Set on the connection,
+            # not by engine.execution_options(), which makes a new engine object every call.
+            conn.execution_options(sqlite_immediate=True)
+            with conn.begin():
+                yield conn
     finally:
-        if not postgres:
+        if sqlite:
             _sqlite_writer.release()
 
 
-_LOCK = (
-    "SELECT id, code, game, name, host_hash, starting_chips, version, paused, ended_at, "
-    "created_at "
-    "FROM game_tables WHERE code = :code"
-)
-_STATE = "SELECT state FROM game_tables WHERE id = :id"
+# The whole row, state and all, under its lock (FOR UPDATE; SQLite has no such clause and
+# holds its write lock from BEGIN IMMEDIATE).
+_LOCK = select(GAME_TABLES).where(GAME_TABLES.c.code == bindparam("code")).with_for_update()
 
 
 @contextmanager
 def locked(code: str):
-    """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere.
-    Yields the table (a :class:`LockedTable`) and the transaction's statements.
+    """One write transaction on one table, which it reads under its row lock: BEGIN IMMEDIATE
+    on SQLite, FOR UPDATE on PostgreSQL. Yields the table (a :class:`LockedTable`) and the
+    transaction's connection; once committed, the table's new version is published to the live
+    channel, and is the table's ``committed`` snapshot.
 
     While it runs (and while it waits for the lock) the table counts it as an action on its way
     (:func:`broker.acting`): the streams' release pace widens while more changes are coming.
     """
     code = (code or "").upper()
-    with broker.acting(code), transaction() as sql:
-        found = sql.one(_LOCK + (" FOR UPDATE" if sql.postgres else ""), code=code)
+    with broker.acting(code), transaction() as conn:
+        found = conn.execute(_LOCK, {"code": code}).first()
         if found is None:
             raise NotFound("There is no table with that code.")
-        table = LockedTable(*found)
-        table.paused = bool(table.paused)
-        table.ended_at, table.created_at = map(sql.read_time, (table.ended_at, table.created_at))
-        # The state is read only if this process does not hold it already: the newest table
-        # it committed, at the version the locked row has (a state is never changed in place,
-        # and every change of one takes a new version, so the one held is the one stored).
-        held = broker.latest(table.code)
-        if held is not None and held.id == table.id and held.version == table.version:
-            table.state = held.state
-        else:
-            table.state = sql.read_json(sql.one(_STATE, id=table.id)[0])
-        yield table, sql
-        if sql.postgres:  # every worker process hears of it when the transaction commits
-            sql.run(
-                "SELECT pg_notify(:channel, :payload)",
-                channel=broker.CHANNEL,
-                payload=f"{table.code}:{table.version}",
-            )
-        committed = broker.snapshot(table)
-        sql.connection.commit()
+        table = LockedTable(**found._mapping)
+        yield table, conn
+        if conn.dialect.name == "postgresql":  # every worker process hears of it at the commit
+            conn.execute(_NOTIFY, {"payload": f"{table.code}:{table.version}"})
+        committed = Snapshot.of(table)
+    table.committed = committed
     broker.publish(committed.code, committed.version, committed)
 
 
+_NOTIFY = select(func.pg_notify(broker.CHANNEL, bindparam("payload")))
+
+
 def record(
-    sql: Sql,
+    conn: Connection,
     table: LockedTable,
     new_state: dict,
     events: list,
@@ -205,9 +141,9 @@ def record(
     if issued:
         moves["house"] = -issued
     version = new_state["version"]
-    now = sql.time(utcnow())
+    now = utcnow()
     if moves:
-        sql.many(
+        conn.execute(
             _INSERT_LEDGER,
             [
                 {
@@ -220,66 +156,148 @@ def record(
                 for account, amount in sorted(moves.items())
             ],
         )
-    sql.run(
+    conn.execute(
         _INSERT_ACTION,
-        table_id=table.id,
-        version=version,
-        actor=actor,
-        kind=kind,
-        params=json_text(params),
-        events=json_text(events),
-        nonce=nonce,
-        created_at=now,
+        {
+            "table_id": table.id,
+            "version": version,
+            "actor": actor,
+            "kind": kind,
+            "params": params,
+            "events": events,
+            "nonce": nonce,
+            "created_at": now,
+        },
     )
     hand = history.record(
-        table, table.state, new_state, events, lambda: sql.one(_LAST_HAND, table_id=table.id)[0]
+        table, table.state, new_state, events, lambda: last_hand_number(conn, table.id)
     )
     if hand is not None:
-        sql.run(
-            _INSERT_HAND,
-            **hand
-            | {
-                "table_id": table.id,
-                "record": json_text(hand["record"]),
-                "created_at": sql.time(hand["created_at"]),
-            },
-        )
-    sql.run(
+        conn.execute(_INSERT_HAND, {**hand, "table_id": table.id})
+    conn.execute(
         _UPDATE_TABLE,
-        id=table.id,
-        state=json_text(new_state),
-        version=version,
-        paused=table.paused,
-        ended_at=sql.time(table.ended_at),
+        {
+            "table_id": table.id,
+            "state": new_state,
+            "version": version,
+            "paused": table.paused,
+            "ended_at": table.ended_at,
+        },
     )
     table.state, table.version = new_state, version
 
 
-def json_text(value) -> str:
-    """A JSON column's text. orjson, not the json module: a table's state is written with every
-    action, and at a table of 31 the json module took 43 µs to write one, orjson 3.7."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+# An action's statements, built once; the keys of their parameters name the columns written.
+_INSERT_LEDGER = insert(LEDGER)
+_INSERT_ACTION = insert(ACTION_LOG)
+_INSERT_HAND = insert(HANDS)
+_UPDATE_TABLE = update(GAME_TABLES).where(GAME_TABLES.c.id == bindparam("table_id"))
 
 
-_INSERT_LEDGER = (
-    "INSERT INTO ledger (table_id, version, account, amount, created_at) "
-    "VALUES (:table_id, :version, :account, :amount, :created_at)"
+def last_hand_number(conn: Connection, table_id: int) -> int:
+    """The number of the table's newest hand, 0 before the first."""
+    return conn.execute(_LAST_HAND, {"table_id": table_id}).scalar_one()
+
+
+_LAST_HAND = select(func.coalesce(func.max(HANDS.c.number), 0)).where(
+    HANDS.c.table_id == bindparam("table_id")
 )
-_INSERT_ACTION = (
-    "INSERT INTO actions (table_id, version, actor, kind, params, events, nonce, created_at) "
-    "VALUES (:table_id, :version, :actor, :kind, :params, :events, :nonce, :created_at)"
-)
-_LAST_HAND = "SELECT COALESCE(MAX(number), 0) FROM hands WHERE table_id = :table_id"
-_INSERT_HAND = (
-    "INSERT INTO hands (table_id, number, version, commitment, record, created_at) "
-    "VALUES (:table_id, :number, :version, :commitment, :record, :created_at)"
-)
-_UPDATE_TABLE = (
-    "UPDATE game_tables SET state = :state, version = :version, paused = :paused, "
-    "ended_at = :ended_at WHERE id = :id"
-)
-NONCE_SEEN = "SELECT id FROM actions WHERE table_id = :table_id AND nonce = :nonce"
 
 
 def bump(state: dict) -> dict:
     return {**state, "version": state["version"] + 1}
+
+
+# --- the rest of the writes, and what they read under the lock ------------------------------
+
+
+def code_taken(conn: Connection, code: str) -> bool:
+    return (
+        conn.execute(select(GAME_TABLES.c.id).where(GAME_TABLES.c.code == code)).first() is not None
+    )
+
+
+def insert_table(conn: Connection, table: LockedTable) -> int:
+    """Store a new table's row; returns its id."""
+    return conn.execute(
+        insert(GAME_TABLES)
+        .values(
+            code=table.code,
+            game=table.game,
+            name=table.name,
+            host_hash=table.host_hash,
+            starting_chips=table.starting_chips,
+            state=table.state,
+            version=table.version,
+            paused=table.paused,
+            ended_at=table.ended_at,
+            created_at=table.created_at,
+        )
+        .returning(GAME_TABLES.c.id)
+    ).scalar_one()
+
+
+def rejoin_codes(conn: Connection, table_id: int) -> set[str]:
+    """The rejoin codes the table's seats hold."""
+    return set(
+        conn.execute(select(PLAYERS.c.rejoin_code).where(PLAYERS.c.table_id == table_id))
+        .scalars()
+        .all()
+    )
+
+
+def add_player(conn: Connection, table_id: int, seat: Seat, token_hash: str) -> None:
+    conn.execute(
+        insert(PLAYERS).values(
+            table_id=table_id,
+            seat=seat.seat,
+            name=seat.name,
+            token_hash=token_hash,
+            rejoin_code=seat.rejoin_code,
+            joined_at=utcnow(),
+        )
+    )
+
+
+def seat_by_rejoin_code(conn: Connection, table_id: int, rejoin_code: str) -> Seat | None:
+    found = conn.execute(
+        select(PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.rejoin_code).where(
+            PLAYERS.c.table_id == table_id, PLAYERS.c.rejoin_code == rejoin_code
+        )
+    ).first()
+    return None if found is None else Seat(*found)
+
+
+def new_token(conn: Connection, table_id: int, seat: str, token_hash: str) -> None:
+    """A seat's new cookie secret (its hash): the one it had stops working."""
+    conn.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.table_id == table_id, PLAYERS.c.seat == seat)
+        .values(token_hash=token_hash)
+    )
+
+
+def nonce_seen(conn: Connection, table_id: int, nonce: str) -> bool:
+    """Whether an action of the table was stored with this nonce already."""
+    return conn.execute(_NONCE_SEEN, {"table_id": table_id, "nonce": nonce}).first() is not None
+
+
+_NONCE_SEEN = select(ACTION_LOG.c.id).where(
+    ACTION_LOG.c.table_id == bindparam("table_id"), ACTION_LOG.c.nonce == bindparam("nonce")
+)
+
+
+def end_table(conn: Connection, table: LockedTable) -> None:
+    """Store the table's ``ended_at`` as it has it."""
+    conn.execute(
+        update(GAME_TABLES).where(GAME_TABLES.c.id == table.id).values(ended_at=table.ended_at)
+    )
+
+
+def last_pause(conn: Connection, table_id: int) -> datetime | None:
+    """When the host last paused the table, if ever (that action's time)."""
+    return conn.execute(
+        select(func.max(ACTION_LOG.c.created_at)).where(
+            ACTION_LOG.c.table_id == table_id, ACTION_LOG.c.kind == "pause"
+        )
+    ).scalar_one()

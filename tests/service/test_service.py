@@ -2,9 +2,11 @@
 
 import threading
 import time
+from contextlib import contextmanager
+from datetime import datetime
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
 from montones import broker, service
@@ -12,7 +14,7 @@ from montones.clock import ManualClock
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry, Player
 from montones.rules.games import game
-from montones.service import Actor, store
+from montones.service import Actor
 
 
 def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
@@ -118,38 +120,72 @@ def test_a_double_click_places_one_bet(app):
     assert len(state(app, code)["hand"]["bets"]) == 1
 
 
-def test_an_action_reads_the_state_only_when_the_process_does_not_hold_it(app, monkeypatch):
-    """The newest state this process committed is not read again; a version it has not seen
-    (committed by another process: here, a plain UPDATE) is read from the database."""
-    code, seats = seated(app)
-    _ana, ben, eva = play_to_betting(app, code, seats)
-    statements = []
-    one = store.Sql.one
+@contextmanager
+def statements_run(app):
+    """Every statement the app's engine sends to the database while the block runs, as sent."""
+    seen = []
 
-    def seen(sql, statement, **params):
-        statements.append(statement)
-        return one(sql, statement, **params)
+    def before(_conn, _cursor, statement, _params, _context, _executemany):
+        seen.append(statement)
 
-    monkeypatch.setattr(store.Sql, "one", seen)
     with app.app_context():
-        service.act(code, ben, "bet", {"heap": 1, "amount": 5})
-        assert statements and store._STATE not in statements
-        elsewhere = {**state(app, code)}
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+
+
+def test_an_action_reads_the_state_of_the_row_it_locks(app):
+    """An action takes the table's state from the row it locks, in its own transaction, whatever
+    the process published: a state stored by another writer (here a plain UPDATE, at the same
+    version) is the one the action acts on."""
+    code, seats = seated(app)
+    _ana, _ben, eva = play_to_betting(app, code, seats)
+    with app.app_context():
+        elsewhere = {**service.get_table(code).state}
         elsewhere["players"] = {**elsewhere["players"]}
-        elsewhere["players"][seats["Eva"]] = {
-            **elsewhere["players"][seats["Eva"]],
-            "chips": 3,
-        }
+        elsewhere["players"][seats["Eva"]] = {**elsewhere["players"][seats["Eva"]], "chips": 3}
         with db.engine.begin() as connection:
             connection.execute(
-                GameTable.__table__.update()
-                .where(GameTable.code == code)
-                .values(state=elsewhere, version=GameTable.version + 1)
+                update(GameTable.__table__)
+                .where(GameTable.__table__.c.code == code)
+                .values(state=elsewhere)
             )
-        statements.clear()
+    with statements_run(app) as seen, app.app_context():
         with pytest.raises(service.ServiceError, match="You have 3 chips"):
             service.act(code, eva, "bet", {"heap": 2, "amount": 5})
-        assert store._STATE in statements
+    reads = [s for s in seen if s.lstrip().startswith("SELECT") and "FROM game_tables" in s]
+    assert len(reads) == 1 and "game_tables.state" in reads[0]
+
+
+def test_an_action_holds_the_tables_lock_before_it_reads(app):
+    """SQLite: the action's transaction begins IMMEDIATE, holding the write lock before its
+    first read; PostgreSQL: the table's row is selected FOR UPDATE."""
+    code, seats = seated(app)
+    with statements_run(app) as seen, app.app_context():
+        service.act(code, Actor(seat=seats["Ana"]), "offer", {"amount": 10})
+        dialect = db.engine.dialect.name
+    read = next(i for i, s in enumerate(seen) if "FROM game_tables" in s)
+    if dialect == "sqlite":
+        assert seen[0] == "BEGIN IMMEDIATE" and read == 1
+        assert "FOR UPDATE" not in seen[read]
+    else:
+        assert seen[read].rstrip().endswith("FOR UPDATE")
+
+
+def test_the_table_an_action_leaves_is_the_table_read_back(app):
+    """What an action returns is the table at the version it committed, its columns as their
+    types, equal to the table read back."""
+    code, _seats = seated(app)
+    with app.app_context():
+        paused = service.host_action(code, Actor(is_host=True), "pause")
+        assert paused.paused is True and isinstance(paused.created_at, datetime)
+        assert service.get_table(code) == paused
+        ended = service.host_action(code, Actor(is_host=True), "end")
+        assert isinstance(ended.ended_at, datetime)
+        assert service.get_table(code) == ended
 
 
 def test_concurrent_bets_are_all_kept_and_nobody_overspends(app):

@@ -10,15 +10,16 @@ refusal can be checked to have changed nothing.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import html
 import json
 import re
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from montones import broker, service
 from montones.extensions import db
-from montones.models import Action, LedgerEntry, Player
+from montones.models import Action, GameTable, LedgerEntry, Player
 from montones.rules import heaps as engine
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -32,12 +33,13 @@ HX = {"HX-Request": "true"}
 def put_state(table, state: dict) -> None:
     """Test set-up, never a route: store ``state`` as the table's, at the version it has.
 
-    The app changes a state only with a new version, and a process that holds a table's
-    newest state does not read it again at that version (service._locked): so the process is
-    told of this one, as every writer tells it (broker.publish)."""
-    table.state = state
+    The app changes a state only with a new version, and the live channel holds the newest
+    table this process published: so it is told of this one, as every writer tells it
+    (broker.publish)."""
+    rows = GameTable.__table__
+    db.session.execute(update(rows).where(rows.c.id == table.id).values(state=state))
     db.session.commit()
-    broker.publish(table.code, table.version, broker.snapshot(table))
+    broker.publish(table.code, table.version, dataclasses.replace(table, state=state))
 
 
 def csrf_of(response) -> str:
