@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime
 
 from flask import current_app
 
@@ -21,6 +22,10 @@ class Clock:
 
     def monotonic(self) -> float:
         return time.monotonic()
+
+    def utcnow(self) -> datetime:
+        """Now as the database keeps times: UTC, without a time zone."""
+        return datetime.fromtimestamp(self.time(), UTC).replace(tzinfo=None)
 
 
 class ManualClock(Clock):

@@ -13,8 +13,9 @@ from datetime import UTC
 
 from sqlalchemy import select
 
+from montones.clock import clock
 from montones.extensions import db
-from montones.models import GameTable, Hand, utcnow
+from montones.models import GameTable, Hand
 from montones.rules.games import game
 
 SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
@@ -32,7 +33,7 @@ def record(
         return None
     entry = rules.hand_record(before, after)
     number = last_number() + 1
-    at = utcnow()
+    at = clock().utcnow()
     entry["meta"] |= {
         "table": table.code,
         "number": number,
@@ -116,7 +117,7 @@ def export(table: GameTable) -> dict:
             "settings": state["settings"],
         },
         "players": {pid: p["name"] for pid, p in state["players"].items()},
-        "exported_at": utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
+        "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),
         "hands": done,

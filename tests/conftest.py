@@ -4,6 +4,7 @@ import secrets
 import pytest
 
 from montones import create_app
+from montones.clock import ManualClock
 from montones.config import TestConfig
 
 
@@ -13,6 +14,13 @@ def app(tmp_path):
         SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'montones.sqlite'}"
 
     return create_app(Config)
+
+
+@pytest.fixture
+def clock(app):
+    """The app's clock, standing still until the test moves it on (``clock.advance``)."""
+    app.extensions["clock"] = manual = ManualClock()
+    return manual
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import Connection
 
 from montones.clock import clock
-from montones.models import utcnow
 from montones.rules import RulesError
 from montones.rules.games import Game, game
 from montones.service import store
@@ -71,7 +70,7 @@ def create_table(game: str, name: str, starting_chips: int, settings: dict) -> t
             version=state["version"],
             paused=False,
             ended_at=None,
-            created_at=utcnow(),
+            created_at=clock().utcnow(),
             state=state,
         )
         table.id = store.insert_table(conn, table)
@@ -207,7 +206,7 @@ def _follow_up(sql: Connection, table: LockedTable) -> None:
         kind, new_state, events = follow
         record(sql, table, new_state, events, "system", kind, {})
     if rules.over(table.state) and not table.ended_at:
-        table.ended_at = utcnow()
+        table.ended_at = clock().utcnow()
         store.end_table(sql, table)
 
 
@@ -231,7 +230,7 @@ def clock_deadline(table) -> float | None:
 def _paused_for(sql: Connection, table: LockedTable) -> float:
     """Seconds since the host's last pause of this table (its action's time)."""
     paused_at = store.last_pause(sql, table.id)
-    return max(0.0, (utcnow() - paused_at).total_seconds()) if paused_at else 0.0
+    return max(0.0, (clock().utcnow() - paused_at).total_seconds()) if paused_at else 0.0
 
 
 def cut_deadline(state: dict) -> float | None:
@@ -260,7 +259,7 @@ def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
             new_state = bump(rules.after_pause(table.state, clock().time(), paused_for))
             events = [{"type": "resumed"}]
         elif kind == "end":
-            table.ended_at = utcnow()
+            table.ended_at = clock().utcnow()
             new_state, events = game(table.game).finish(table.state)
         else:
             raise ServiceError("That is not something the host can do.")

@@ -15,8 +15,9 @@ from datetime import datetime
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from montones import broker, history
+from montones.clock import clock
 from montones.extensions import db
-from montones.models import Action, GameTable, Hand, LedgerEntry, Player, utcnow
+from montones.models import Action, GameTable, Hand, LedgerEntry, Player
 from montones.rules.games import game
 from montones.service.queries import Seat
 from montones.service.refusals import NotFound
@@ -141,7 +142,7 @@ def record(
     if issued:
         moves["house"] = -issued
     version = new_state["version"]
-    now = utcnow()
+    now = clock().utcnow()
     if moves:
         conn.execute(
             _INSERT_LEDGER,
@@ -254,7 +255,7 @@ def add_player(conn: Connection, table_id: int, seat: Seat, token_hash: str) -> 
             name=seat.name,
             token_hash=token_hash,
             rejoin_code=seat.rejoin_code,
-            joined_at=utcnow(),
+            joined_at=clock().utcnow(),
         )
     )
 

@@ -1,7 +1,6 @@
 """The service layer on a real database: one transaction per action, a ledger that balances."""
 
 import threading
-import time
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -10,7 +9,6 @@ from sqlalchemy import event, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
 from montones import broker, service
-from montones.clock import ManualClock
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry, Player
 from montones.rules.games import game
@@ -229,13 +227,12 @@ def test_an_action_is_published_to_the_live_channel(app):
     assert broker.wait(code, version, timeout=5) == version + 1
 
 
-def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_time(app):
+def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_time(app, clock):
     """The clock stops with the host's pause: the deck is not cut at random for Ben, who is to
     cut, while the table is paused, and on resume he has the whole cut time again."""
     code, seats = seated(app, cut_timeout=30)
     ana, ben, eva = (Actor(seat=seats[n]) for n in ("Ana", "Ben", "Eva"))
     host = Actor(is_host=True)
-    clock = app.extensions["clock"] = ManualClock()
     with app.app_context():
         service.act(code, ana, "offer", {"amount": 50})
         service.act(code, ben, "pass", {})
@@ -318,7 +315,7 @@ def test_tables_created_and_seats_rejoined_at_once_all_go_through(app):
         assert db.session.scalar(select(func.count(GameTable.id))) >= 1 + 36
 
 
-def test_a_pause_does_not_count_against_the_bankers_time(app):
+def test_a_pause_does_not_count_against_the_bankers_time(app, clock):
     """The bank's hour runs only while the table is open: a pause moves its end on by as long."""
     code, seats = seated(app)
     host = Actor(is_host=True)
@@ -326,7 +323,7 @@ def test_a_pause_does_not_count_against_the_bankers_time(app):
     with app.app_context():
         opened = service.get_table(code).state["bank"]["opened_at"]
         service.host_action(code, host, "pause")
-        time.sleep(1.2)
+        clock.advance(1200)
         service.host_action(code, host, "resume")
         moved = service.get_table(code).state["bank"]["opened_at"] - opened
-    assert 1.2 <= moved < 10
+    assert moved == 1200
