@@ -1,6 +1,6 @@
 """The night remembered: every settled hand kept as a scenario, read back for screens and exports.
 
-The service layer calls :func:`record` inside the transaction of the action that settled a
+The service layer calls :func:`hand_row` inside the transaction of the action that settled a
 Montones hand or a Monte coup. A hand's record holds the order and salt of its deck; they are
 left out of everything shown (:func:`shown`) until that deck is done, so neither a history page
 nor an export can tell anyone the cards still to come.
@@ -22,7 +22,7 @@ SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps'
 FORMAT = "montones-export/1"
 
 
-def record(
+def hand_row(
     table, before: dict, after: dict, events: list, last_number: Callable[[], int]
 ) -> dict | None:
     """The ``hands`` row of the hand or coup this change settled, if it settled one; the

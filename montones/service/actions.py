@@ -14,7 +14,7 @@ from montones.rules.games import Game, game
 from montones.service import store
 from montones.service.queries import Seat, get_table, hash_secret, is_host, seat_by_token
 from montones.service.refusals import NotAllowed, ServiceError, Stale
-from montones.service.store import LockedTable, bump, locked, record, transaction
+from montones.service.store import LockedTable, bump, locked, transaction, write
 from montones.snapshot import Snapshot
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
@@ -91,7 +91,7 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         taken = store.rejoin_codes(sql, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
         store.add_player(sql, table.id, player, hash_secret(token))
-        record(sql, table, new_state, events, seat, "join", {"name": player.name})
+        write(sql, table, new_state, events, seat, "join", {"name": player.name})
     return player, token
 
 
@@ -193,7 +193,7 @@ def _act(
         new_state, events = spec.call(table.state, who, params, clock().time())
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
-    record(sql, table, new_state, events, who, kind, params, nonce)
+    write(sql, table, new_state, events, who, kind, params, nonce)
     _follow_up(sql, table)
 
 
@@ -204,7 +204,7 @@ def _follow_up(sql: Connection, table: LockedTable) -> None:
     follow = rules.follow_up(table.state, clock().time())
     if follow is not None:
         kind, new_state, events = follow
-        record(sql, table, new_state, events, "system", kind, {})
+        write(sql, table, new_state, events, "system", kind, {})
     if rules.over(table.state) and not table.ended_at:
         table.ended_at = clock().utcnow()
         store.end_table(sql, table)
@@ -219,7 +219,7 @@ def tick(code: str) -> None:
     with locked(code) as (table, sql):
         if not table.paused and _cut_overdue(table.state):
             new_state, events = game(table.game).cut_timed_out(table.state, clock().time())
-            record(sql, table, new_state, events, "system", "cut_timeout", {})
+            write(sql, table, new_state, events, "system", "cut_timeout", {})
 
 
 def clock_deadline(table) -> float | None:
@@ -263,5 +263,5 @@ def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
             new_state, events = game(table.game).finish(table.state)
         else:
             raise ServiceError("That is not something the host can do.")
-        record(sql, table, new_state, events, "host", kind, {})
+        write(sql, table, new_state, events, "host", kind, {})
     return table.committed

@@ -117,7 +117,7 @@ def locked(code: str):
 _NOTIFY = select(func.pg_notify(broker.CHANNEL, bindparam("payload")))
 
 
-def record(
+def write(
     conn: Connection,
     table: LockedTable,
     new_state: dict,
@@ -170,7 +170,7 @@ def record(
             "created_at": now,
         },
     )
-    hand = history.record(
+    hand = history.hand_row(
         table, table.state, new_state, events, lambda: last_hand_number(conn, table.id)
     )
     if hand is not None:
