@@ -12,9 +12,8 @@ version published when the table has been quiet for ``MIN_GAP`` goes out at once
 sooner waits for the next release, which takes the newest version then. So every screen of a
 table shows the same version, whose shared HTML is rendered once, and a burst of taps costs each
 screen one update per release rather than one per tap. While versions keep coming faster than
-the releases (a release that takes several versions at once, or made while more actions on
-the table are on their way in this process), the gap doubles up to ``MAX_GAP``; another release
-halves it, and a table quiet for ``QUIET`` is back to ``MIN_GAP``.
+the releases (a release that takes several versions at once), the gap doubles up to
+``MAX_GAP``; another release halves it, and a table quiet for ``QUIET`` is back to ``MIN_GAP``.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import heapq
 import logging
 import threading
 import time
-from contextlib import contextmanager
 from types import SimpleNamespace
 
 CHANNEL = "montones"
@@ -40,9 +38,8 @@ MIN_GAP = 0.005
 # screen for no more actions. Every screen gets at most twenty updates a second, not hundreds.
 MAX_GAP = 0.05
 # A table that has had no release for this long is not busy: its next change goes out at once,
-# and the gap is back to MIN_GAP. A busy table's gap only halves, at a release of one version
-# made while no other action is on its way. Thirty players tapping as fast as they can
-# (tests/bench/load.py) otherwise fell, in some runs, into releasing every few milliseconds:
+# and the gap is back to MIN_GAP. A busy table's gap only halves, at a release of one version.
+# Thirty players tapping as fast as they can (tests/bench/load.py) otherwise fell, in some runs, into releasing every few milliseconds:
 # a server slower than one action per MIN_GAP made every release one of a single version, and
 # each release is one more render for every screen (40 to 55 releases a second, 86 to 210
 # actions a second instead of 300).
@@ -59,7 +56,6 @@ _last_release: dict[str, float] = {}  # table code -> when (monotonic)
 _gap: dict[str, float] = {}  # table code -> the gap before its next release
 _due: list[tuple[float, str]] = []  # (when, code): releases the pacer thread will make
 _pending: set[str] = set()  # codes with a release due
-_coming: dict[str, int] = {}  # table code -> actions of this process on their way
 _pokes = 0
 _pacer: threading.Thread | None = None
 _listener: threading.Thread | None = None
@@ -84,10 +80,7 @@ def publish(code: str, version: int, table: object = None) -> None:
         last = _last_release.get(code, -1e9)
         due = last + _gap.get(code, MIN_GAP)
         if now >= due:
-            if _coming.get(code):
-                _gap[code] = _wider(code)
-            else:
-                _gap[code] = MIN_GAP if now - last >= QUIET else _narrower(code)
+            _gap[code] = MIN_GAP if now - last >= QUIET else _narrower(code)
             _release(code, now)
         else:
             _pending.add(code)
@@ -123,10 +116,9 @@ def _pace() -> None:
                 continue
             heapq.heappop(_due)
             _pending.discard(code)
-            # Several versions waited for this release, or more actions are on their way: the
-            # table is busy, wait longer next time. One only, and none coming: someone's tap
-            # came a little early, the burst may be over.
-            burst = _versions[code] - _released.get(code, -1) > 1 or _coming.get(code, 0) > 0
+            # Several versions waited for this release: the table is busy, wait longer next
+            # time. One only: someone's tap came a little early, the burst may be over.
+            burst = _versions[code] - _released.get(code, -1) > 1
             _gap[code] = _wider(code) if burst else _narrower(code)
             _release(code, now)
 
@@ -137,21 +129,6 @@ def _wider(code: str) -> float:
 
 def _narrower(code: str) -> float:
     return max(MIN_GAP, _gap.get(code, MIN_GAP) / 2)
-
-
-@contextmanager
-def acting(code: str):
-    """An action on table ``code`` is on its way in this process (waiting for the table's
-    lock, or holding it) until the block ends: its version is coming."""
-    with _lock:
-        _coming[code] = _coming.get(code, 0) + 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _coming[code] -= 1
-            if not _coming[code]:
-                del _coming[code]
 
 
 def _start_pacer() -> None:

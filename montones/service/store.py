@@ -161,12 +161,9 @@ _STATE = "SELECT state FROM game_tables WHERE id = :id"
 def locked(code: str):
     """One write transaction on one table: BEGIN IMMEDIATE on SQLite, FOR UPDATE elsewhere.
     Yields the table (a :class:`LockedTable`) and the transaction's statements.
-
-    While it runs (and while it waits for the lock) the table counts it as an action on its way
-    (:func:`broker.acting`): the streams' release pace widens while more changes are coming.
     """
     code = (code or "").upper()
-    with broker.acting(code), transaction() as sql:
+    with transaction() as sql:
         found = sql.one(_LOCK + (" FOR UPDATE" if sql.postgres else ""), code=code)
         if found is None:
             raise NotFound("There is no table with that code.")

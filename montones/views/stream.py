@@ -2,9 +2,8 @@
 
 What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
 version and language and pushed in the event itself, so forty screens cost one render, not
-forty. A phone's own regions (its chips, its action bar) are fetched only when what they show
-for that seat has changed: the stream sends ``mine`` then, with a fingerprint of what they are
-drawn from, and the phone skips the fetch when its regions already show it. Versions reach the
+forty. A phone's own regions (its chips, its action bar) are fetched by the phone itself: every
+update of a phone's stream ends with ``mine``. Versions reach the
 streams at the pace :mod:`montones.broker` releases them, the same version to every screen at the
 same moment, so a burst of changes costs each screen one update per release. On connecting, a
 stream sends what changed since the version its page showed, so a screen that lost its stream
@@ -18,7 +17,6 @@ Flask test client, another server) each stream does all that in its own loop her
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import socket
@@ -27,7 +25,6 @@ import time
 from collections import OrderedDict
 from types import SimpleNamespace
 
-import orjson
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from flask_babel import force_locale, get_locale
 
@@ -169,18 +166,15 @@ def _shared_events(table: SimpleNamespace, screen: str, locale: str) -> bytes:
         return _html[key]
 
 
-def _update(table, screen: str, seat: str | None, locale: str, tag: str | None):
-    """What brings a screen of this kind to ``table``'s version, as bytes to send, and the
-    seat's fingerprint after it (the stream sends ``mine`` when it changes)."""
+def _update(table, screen: str, seat: str | None, locale: str) -> bytes:
+    """What brings a screen of this kind to ``table``'s version, as bytes to send: a phone's
+    ends with ``mine``, on which it fetches its own regions."""
     if screen == "host":
-        return f"event: changed\ndata: {table.version}\n\n".encode(), tag
+        return f"event: changed\ndata: {table.version}\n\n".encode()
     update = _shared_events(table, screen, locale)
     if seat is not None:
-        mine = mine_tag(table, seat)
-        if mine != tag:
-            tag = mine
-            update += f"event: mine\ndata: {tag}\n\n".encode()
-    return update, tag
+        update += f"event: mine\ndata: {table.version}\n\n".encode()
+    return update
 
 
 # --- the fan-out thread's side (montones/fanout.py) ---------------------------------------------
@@ -207,8 +201,7 @@ def _fanout_update(screen: fanout.Screen, code: str, released: int) -> tuple[byt
         # its language.
         with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
             _shared_events(table, kind, locale)
-    data, about["tag"] = _update(table, kind, about["seat"], locale, about["tag"])
-    return data, table.version
+    return _update(table, kind, about["seat"], locale), table.version
 
 
 def _fanout_deadline(code: str) -> float | None:
@@ -251,67 +244,6 @@ def _event(name: str, html: str) -> str:
     return f"event: {name}\ndata: {data}\n\n"
 
 
-def mine_tag(table, seat: str | None) -> str:
-    """A short fingerprint of what a seat's own regions show (:func:`personal_digest`, and
-    whether the host has paused the table): the stream's ``mine`` event carries it, and the
-    phone's #status region the one it was drawn from, so a phone whose own regions already
-    show it (the answer to its own tap) does not fetch them again."""
-    drawn = f"{personal_digest(table.state, seat)}\npaused={bool(table.paused)}"
-    return hashlib.blake2b(drawn.encode(), digest_size=8).hexdigest()
-
-
-def personal_digest(state: dict, seat: str | None) -> str:
-    """What a seat's own regions (its chips, its status line, its action bar) are drawn from.
-
-    When it changes, the phone fetches them again. The other players and their bets are left
-    out: a bet placed by someone else changes the felt, pushed to everyone, not my chips or my
-    choices (in Monte the room left under the bank does change, and so every phone's stakes).
-    Read off the state directly; what is the same for every seat is worked out once per state
-    (each release asks for every phone's).
-    """
-    common, bets = _per_state(state)
-    me = orjson.dumps(
-        [state["players"].get(seat), bets.get(seat, [])], option=orjson.OPT_SORT_KEYS, default=str
-    )
-    return f"{common}\n{me.decode()}"
-
-
-_per_state_kept: OrderedDict[int, tuple] = OrderedDict()  # id(state) -> (state, digest, bets)
-
-
-def _per_state(state: dict) -> tuple[str, dict[str, list]]:
-    """The fingerprint of what every seat's regions show alike, and each seat's bets.
-
-    Keyed by the state object (kept alive in the entry, so its id is not reused): a stored
-    state is never changed in place.
-    """
-    found = _per_state_kept.get(id(state))
-    if found is not None and found[0] is state:
-        return found[1], found[2]
-    hand = state.get("hand") or state.get("coup") or {}
-    bets = hand.get("bets", [])
-    parts = {
-        "table": {
-            k: v
-            for k, v in state.items()
-            if k not in ("players", "hand", "coup", "last_coup", "deck", "discards", "version")
-        },
-        "hand": {k: v for k, v in hand.items() if k not in ("bets", "next_bet", "deck", "heaps")},
-        "heaps": [len(h) for h in hand.get("heaps", [])],
-        "on_table": sum(b["amount"] or 0 for b in bets) if state["game"] == "monte" else None,
-    }
-    drawn = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS, default=str)
-    digest = hashlib.blake2b(drawn, digest_size=16).hexdigest()
-    by_seat: dict[str, list] = {}
-    for bet in bets:
-        by_seat.setdefault(bet["player"], []).append(bet)
-    with _lock:
-        _per_state_kept[id(state)] = (state, digest, by_seat)
-        while len(_per_state_kept) > 64:
-            _per_state_kept.popitem(last=False)
-    return digest, by_seat
-
-
 @bp.get("/stream")
 def stream(code):
     table = service.get_table(code)
@@ -322,14 +254,13 @@ def stream(code):
     seat = player.seat if player else None
     code, version = table.code, table.version
     seen = request.args.get("v", type=int, default=-1)
-    tag = mine_tag(table, seat) if seen == version and seat else None
     deadline = service.clock_deadline(table)
     locale = str(get_locale())
     max_seconds = current_app.config.get("STREAM_MAX_SECONDS", 600)
     db.session.remove()
 
     def events():
-        nonlocal deadline, tag
+        nonlocal deadline
         yield "retry: 1500\n\n"
         broker.publish(code, version)
         last, opened = seen, time.monotonic()
@@ -342,8 +273,7 @@ def stream(code):
                 table = _table(code, current)
                 last = table.version
                 deadline = service.clock_deadline(table)
-                update, tag = _update(table, screen, seat, locale, tag)
-                yield update  # one write to the socket
+                yield _update(table, screen, seat, locale)  # one write to the socket
             elif deadline is not None and time.time() >= deadline:
                 service.tick(code)
                 db.session.remove()
@@ -354,7 +284,7 @@ def stream(code):
     sock = request.environ.get("gunicorn.socket")
     if sock is not None:
         # Under gunicorn: the fan-out thread writes this screen's updates to its socket.
-        about = {"screen": screen, "seat": seat, "locale": locale, "tag": tag}
+        about = {"screen": screen, "seat": seat, "locale": locale}
         about["base_url"] = request.host_url
         chunked = request.environ.get("SERVER_PROTOCOL") != "HTTP/1.0"
         hub = _hub(current_app._get_current_object())

@@ -111,23 +111,3 @@ def test_the_released_table_is_the_one_its_writer_published(gaps):
     assert broker.released(code) is first  # the second waits for the next release
     assert broker.wait(code, 1, timeout=5) == 2
     assert broker.released(code) is second
-
-
-def test_the_gap_widens_while_actions_are_on_their_way_even_one_version_at_a_time(gaps):
-    """A server slower than one action per gap releases one version at a time: while more
-    actions on the table are on their way, that is a burst all the same."""
-    code = fresh_code()
-    broker.publish(code, 1)
-    with broker.acting(code):
-        broker.publish(code, 2)  # within the gap: waits for a release, alone in it
-        assert broker.wait(code, 1, timeout=5) == 2  # an action still coming: 0.3 -> 0.6 s
-        broker.publish(code, 3)
-        started = time.monotonic()
-        assert broker.wait(code, 2, timeout=5) == 3
-        assert time.monotonic() - started >= 0.45
-    broker.publish(code, 4)  # the release of 3 had an action coming: the gap is 1.2 s now
-    assert broker.wait(code, 3, timeout=5) == 4  # alone, none coming: halved to 0.6 s
-    broker.publish(code, 5)
-    started = time.monotonic()
-    assert broker.wait(code, 4, timeout=5) == 5
-    assert 0.45 <= time.monotonic() - started < 0.9
