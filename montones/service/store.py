@@ -18,6 +18,7 @@ from montones import broker, history
 from montones.extensions import db
 from montones.models import utcnow
 from montones.service.refusals import NotFound
+from montones.snapshot import Snapshot
 
 
 def balances(state: dict) -> dict[str, int]:
@@ -185,7 +186,7 @@ def locked(code: str):
                 channel=broker.CHANNEL,
                 payload=f"{table.code}:{table.version}",
             )
-        committed = broker.snapshot(table)
+        committed = Snapshot.of(table)
         sql.connection.commit()
     broker.publish(committed.code, committed.version, committed)
 

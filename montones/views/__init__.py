@@ -1,4 +1,4 @@
-"""Blueprints by audience: lobby, play (phones), tv, live, host."""
+"""Blueprints by audience: lobby, play (phones), tv, the live stream, host."""
 
 from montones import chart
 from montones.views import common, host, lobby, play, stream, tv

@@ -7,11 +7,12 @@ import secrets
 
 import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import chart, history, security, service
 from montones.rules.errors import Phrase
-from montones.views import stream as stream_views
+from montones.views import updates
 from montones.views.common import (
     ENGINES,
     actor_for,
@@ -109,7 +110,8 @@ def _quick_stakes(me: dict, least: int) -> list[int]:
 
 def _shared(table):
     """The felt and the odds as every phone gets them, from the render the streams share."""
-    return lambda block, oob: stream_views.phone_shared(table, block, oob)
+    locale = str(get_locale())
+    return lambda block, oob: updates.phone_block(table, block, locale, oob)
 
 
 def _seated(code):

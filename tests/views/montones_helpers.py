@@ -20,6 +20,7 @@ from montones import broker, service
 from montones.extensions import db
 from montones.models import Action, LedgerEntry, Player
 from montones.rules import heaps as engine
+from montones.snapshot import Snapshot
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
@@ -37,7 +38,7 @@ def put_state(table, state: dict) -> None:
     told of this one, as every writer tells it (broker.publish)."""
     table.state = state
     db.session.commit()
-    broker.publish(table.code, table.version, broker.snapshot(table))
+    broker.publish(table.code, table.version, Snapshot.of(table))
 
 
 def csrf_of(response) -> str:
