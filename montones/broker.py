@@ -1,266 +1,211 @@
-"""Change notification for the live channel (Server-Sent Events).
+"""Change notification and release pacing for the live channel (Server-Sent Events).
 
-Every accepted action publishes its table's new version; each open stream waits here for a
-version newer than the one its screen shows. Within one process (``montones serve``: one
-gunicorn worker, many threads) that is a condition variable. With PostgreSQL and several
-workers, the action's transaction also sends ``NOTIFY montones`` and a listener thread in every
-worker process republishes what it hears, so a stream in any worker learns of an action taken in
-any other.
+Every accepted action publishes its table's new version, with the committed table itself (a
+:class:`~montones.snapshot.Snapshot`) when its writer is in this process. With PostgreSQL and
+several worker processes, the action's transaction also sends ``NOTIFY montones`` and a listener
+thread in every worker republishes what it hears (the version only), so the screens held by any
+worker learn of an action taken in any other.
 
-Versions are released to the streams at a pace, the same moment for every stream of a table: a
+Versions are released to the screens at a pace, the same moment for every screen of a table: a
 version published when the table has been quiet for ``MIN_GAP`` goes out at once; one that comes
 sooner waits for the next release, which takes the newest version then. So every screen of a
 table shows the same version, whose shared HTML is rendered once, and a burst of taps costs each
 screen one update per release rather than one per tap. While versions keep coming faster than
-the releases (a release that takes several versions at once, or made while more actions on
-the table are on their way in this process), the gap doubles up to ``MAX_GAP``; another release
-halves it, and a table quiet for ``QUIET`` is back to ``MIN_GAP``.
+the releases (a release that takes several versions at once), the gap doubles up to
+``MAX_GAP``; a release of one version halves it, and a table quiet for ``QUIET`` is back to
+``MIN_GAP``.
+
+A :class:`Broker` keeps no thread of its own: the fan-out thread (:mod:`montones.fanout`), which
+writes every screen's updates, makes the releases that fall due (:meth:`Broker.release_due`) and
+waits for the next change with :meth:`Broker.wait`. Time is the app's clock
+(:mod:`montones.clock`), so a test moves it on by hand.
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import threading
 import time
-from contextlib import contextmanager
-from types import SimpleNamespace
+from collections.abc import Callable
 
-CHANNEL = "montones"
+from flask import current_app
+
+from montones.clock import Clock
+
+CHANNEL = "montones"  # the PostgreSQL notification channel
 # A change that comes within this time of the last release waits for the next one. Short: in
-# tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often
-# lands within the gap, and a gap of 20 ms pinned the time a bet took to reach every screen at
-# 20 ms (17 ms at its median with 5 ms).
+# tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often lands
+# within the gap (docs/performance.md, "The live path").
 MIN_GAP = 0.005
-# The widest gap a steady burst of changes makes. Thirty players tapping as fast as they can
-# (tests/bench/load.py, two runs each) wait for their tap to show on the felt before the next,
-# so at most thirty actions go in per gap: 80 ms gave 323-356 actions a second with the worker
-# at 84-91% CPU, waiting with the players; 60 ms 445-451, 50 ms 440-456, 40 ms 451-481 and
-# 30 ms 430-456, the worker busy throughout, each gap shorter than 50 ms more renders for every
-# screen for no more actions. Every screen gets at most twenty updates a second, not hundreds.
+# The widest gap a steady burst of changes makes: every screen gets at most twenty updates a
+# second, not hundreds (docs/performance.md, "The live path").
 MAX_GAP = 0.05
 # A table that has had no release for this long is not busy: its next change goes out at once,
-# and the gap is back to MIN_GAP. A busy table's gap only halves, at a release of one version
-# made while no other action is on its way. Thirty players tapping as fast as they can
-# (tests/bench/load.py) otherwise fell, in some runs, into releasing every few milliseconds:
-# a server slower than one action per MIN_GAP made every release one of a single version, and
-# each release is one more render for every screen (40 to 55 releases a second, 86 to 210
-# actions a second instead of 300).
+# and the gap is back to MIN_GAP.
 QUIET = 4 * MAX_GAP
-
-_lock = threading.Lock()
-_changed = threading.Condition(_lock)  # the streams wait on it
-_pacer_wakes = threading.Condition(_lock)  # the pacer thread waits on it
-_versions: dict[str, int] = {}  # table code -> newest version published
-_latest: dict[str, object] = {}  # table code -> the newest committed table, as its writer left it
-_released: dict[str, int] = {}  # table code -> newest version released to the streams
-_frozen: dict[str, object] = {}  # table code -> the table as released, if its writer was here
-_last_release: dict[str, float] = {}  # table code -> when (monotonic)
-_gap: dict[str, float] = {}  # table code -> the gap before its next release
-_due: list[tuple[float, str]] = []  # (when, code): releases the pacer thread will make
-_pending: set[str] = set()  # codes with a release due
-_coming: dict[str, int] = {}  # table code -> actions of this process on their way
-_pokes = 0
-_pacer: threading.Thread | None = None
-_listener: threading.Thread | None = None
-_listener_lock = threading.Lock()
 log = logging.getLogger(__name__)
 
 
-def publish(code: str, version: int, table: object = None) -> None:
-    """A new version of table ``code``: release it to the streams now, or at the next release.
+class Broker:
+    """The versions of this process's tables: published, released, and the pace between."""
 
-    ``table`` is the committed table itself (see :func:`snapshot`), when the writer is in this
-    process: the streams then show it without reading it back from the database.
-    """
-    with _changed:
-        if version > _versions.get(code, -1):
-            _versions[code] = version
-        if table is not None and version >= getattr(_latest.get(code), "version", -1):
-            _latest[code] = table
-        if _versions[code] <= _released.get(code, -1) or code in _pending:
-            return
-        now = time.monotonic()
-        last = _last_release.get(code, -1e9)
-        due = last + _gap.get(code, MIN_GAP)
-        if now >= due:
-            if _coming.get(code):
-                _gap[code] = _wider(code)
-            else:
-                _gap[code] = MIN_GAP if now - last >= QUIET else _narrower(code)
-            _release(code, now)
+    def __init__(
+        self, clock: Clock, min_gap: float = MIN_GAP, max_gap: float = MAX_GAP, quiet: float = QUIET
+    ):
+        self.clock = clock
+        self.min_gap, self.max_gap, self.quiet = min_gap, max_gap, quiet
+        self._changed = threading.Condition()  # notified at every publish, release and poke
+        self._news = 0  # counts them: what a waiter compares (see wait)
+        self._versions: dict[str, int] = {}  # code -> newest version published
+        self._latest: dict[str, object] = {}  # code -> newest table published with its version
+        self._released: dict[str, int] = {}  # code -> newest version released
+        self._frozen: dict[str, object] = {}  # code -> the table as released, when it is known
+        self._last_release: dict[str, float] = {}  # code -> when (the clock's monotonic time)
+        self._gap: dict[str, float] = {}  # code -> the gap before its next release
+        self._due: dict[str, float] = {}  # code -> when its waiting release falls due
+        self._listener: threading.Thread | None = None
+        self._listening = threading.Lock()  # held to start or end the listener
+
+    def publish(self, code: str, version: int, table: object = None) -> None:
+        """A version of table ``code``: release it now, or at the next release.
+
+        ``table`` is the table at that version, when the caller holds it (a writer in this
+        process, or a stream that read it): the screens then show it without reading it back.
+        A table at a version never changes, so whichever copy is held is the one stored.
+        """
+        with self._changed:
+            if version > self._versions.get(code, -1):
+                self._versions[code] = version
+            if table is not None and version >= getattr(self._latest.get(code), "version", -1):
+                self._latest[code] = table
+                if version == self._released.get(code):
+                    self._frozen[code] = table
+            if self._versions[code] > self._released.get(code, -1) and code not in self._due:
+                now = self.clock.monotonic()
+                last = self._last_release.get(code)
+                gap = self._gap.get(code, self.min_gap)
+                if last is None or now >= last + gap:
+                    quiet = last is None or now - last >= self.quiet
+                    self._gap[code] = self.min_gap if quiet else self._narrower(code)
+                    self._release(code, now)
+                else:
+                    self._due[code] = last + gap
+            self._tell()
+
+    def release_due(self) -> float | None:
+        """Make every release that has fallen due; return when the next one does (the clock's
+        monotonic time), or None if none waits."""
+        with self._changed:
+            now = self.clock.monotonic()
+            for code, due in list(self._due.items()):
+                if now >= due:
+                    del self._due[code]
+                    # Several versions waited for this release: the table is busy, wait longer
+                    # next time. One only: someone's tap came a little early, the burst may be
+                    # over.
+                    burst = self._versions[code] - self._released.get(code, -1) > 1
+                    self._gap[code] = self._wider(code) if burst else self._narrower(code)
+                    self._release(code, now)
+            return min(self._due.values(), default=None)
+
+    def _release(self, code: str, now: float) -> None:
+        """Hand the newest version of ``code`` to its screens (under ``_changed``)."""
+        version = self._versions[code]
+        self._released[code] = version
+        latest = self._latest.get(code)
+        if getattr(latest, "version", None) == version:
+            self._frozen[code] = latest
         else:
-            _pending.add(code)
-            heapq.heappush(_due, (due, code))
-            _start_pacer()
-            _pacer_wakes.notify()
+            self._frozen.pop(code, None)
+        self._last_release[code] = now
+        self._tell()
 
+    def _wider(self, code: str) -> float:
+        return min(self.max_gap, 2 * self._gap.get(code, self.min_gap))
 
-def _release(code: str, now: float) -> None:
-    """Hand the newest version to every stream of ``code`` (under ``_changed``)."""
-    version = _versions[code]
-    _released[code] = version
-    latest = _latest.get(code)
-    if getattr(latest, "version", None) == version:
-        _frozen[code] = latest
-    else:
-        _frozen.pop(code, None)
-    _last_release[code] = now
-    _changed.notify_all()
+    def _narrower(self, code: str) -> float:
+        return max(self.min_gap, self._gap.get(code, self.min_gap) / 2)
 
+    def _tell(self) -> None:
+        self._news += 1
+        self._changed.notify_all()
 
-def _pace() -> None:
-    """The pacer thread: makes each release that is due, and widens a busy table's gap."""
-    with _changed:
+    def poke(self) -> None:
+        """Wake whoever waits (a new screen to serve, the fan-out to stop)."""
+        with self._changed:
+            self._tell()
+
+    def news(self) -> int:
+        """A count of the changes so far: pass it to :meth:`wait`."""
+        return self._news
+
+    def wait(self, news: int, seconds: float, real_limit: float | None = None) -> None:
+        """Block until there is news since :meth:`news` gave ``news`` (a publish, a release, a
+        poke), or ``seconds`` of the clock pass, or ``real_limit`` seconds of real time."""
+        with self._changed:
+            if self._news == news:
+                self.clock.wait(self._changed, seconds, real_limit)
+
+    def published_version(self, code: str) -> int:
+        return self._versions.get(code, -1)
+
+    def released_version(self, code: str) -> int:
+        return self._released.get(code, -1)
+
+    def released(self, code: str) -> object | None:
+        """The table as released to the screens, if this process holds it (a writer in
+        another process tells only the version)."""
+        return self._frozen.get(code)
+
+    def latest(self, code: str) -> object | None:
+        """The newest table this process holds for ``code``, if any: the table at its version
+        (it may be older than the newest version, which a writer elsewhere tells alone)."""
+        return self._latest.get(code)
+
+    def listen(self, sqlalchemy_url: str, wanted: Callable[[], bool]) -> None:
+        """Run the PostgreSQL listener thread while ``wanted()`` (while this process serves
+        screens): what any worker commits is published here too."""
+        with self._listening:
+            if self._listener is not None:
+                return
+            dsn = sqlalchemy_url.replace("postgresql+psycopg://", "postgresql://", 1)
+            self._listener = threading.Thread(
+                target=self._listen, args=(dsn, wanted), name="montones-listen", daemon=True
+            )
+            self._listener.start()
+
+    def _listen(self, dsn: str, wanted: Callable[[], bool]) -> None:
+        import psycopg
+
+        delay = 0.5
         while True:
-            if not _due:
-                _pacer_wakes.wait()
-                continue
-            due, code = _due[0]
-            now = time.monotonic()
-            if now < due:
-                _pacer_wakes.wait(due - now)
-                continue
-            heapq.heappop(_due)
-            _pending.discard(code)
-            # Several versions waited for this release, or more actions are on their way: the
-            # table is busy, wait longer next time. One only, and none coming: someone's tap
-            # came a little early, the burst may be over.
-            burst = _versions[code] - _released.get(code, -1) > 1 or _coming.get(code, 0) > 0
-            _gap[code] = _wider(code) if burst else _narrower(code)
-            _release(code, now)
+            with self._listening:
+                if not wanted():
+                    self._listener = None
+                    return
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.5
+                    while wanted():
+                        for notice in conn.notifies(timeout=1.0):
+                            code, version = notice.payload.split(":")
+                            self.publish(code, int(version))
+            except Exception:  # the database went away: keep trying, screens get heartbeats
+                log.warning("live listener lost its connection; retrying in %.1f s", delay)
+                time.sleep(delay)
+                delay = min(delay * 2, 10)
 
 
-def _wider(code: str) -> float:
-    return min(MAX_GAP, 2 * _gap.get(code, MIN_GAP))
+def _broker() -> Broker:
+    return current_app.extensions["live"].broker
 
 
-def _narrower(code: str) -> float:
-    return max(MIN_GAP, _gap.get(code, MIN_GAP) / 2)
-
-
-@contextmanager
-def acting(code: str):
-    """An action on table ``code`` is on its way in this process (waiting for the table's
-    lock, or holding it) until the block ends: its version is coming."""
-    with _lock:
-        _coming[code] = _coming.get(code, 0) + 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _coming[code] -= 1
-            if not _coming[code]:
-                del _coming[code]
-
-
-def _start_pacer() -> None:
-    global _pacer
-    if _pacer is None or not _pacer.is_alive():
-        _pacer = threading.Thread(target=_pace, name="montones-pacer", daemon=True)
-        _pacer.start()
+def publish(code: str, version: int, table: object = None) -> None:
+    """:meth:`Broker.publish` on the current app's live channel (what the service calls)."""
+    _broker().publish(code, version, table)
 
 
 def latest(code: str) -> object | None:
-    """The newest table a writer in this process published, if any (it may be older than the
-    newest version: a writer in another process tells only the version)."""
-    return _latest.get(code)
-
-
-def snapshot(row) -> SimpleNamespace:
-    """What the screens read of a table row, kept after its database session is gone.
-
-    Its ``state`` is shared, never copied: nothing changes a state in place once it is stored
-    (the rules engine works on a copy).
-    """
-    return SimpleNamespace(
-        id=row.id,
-        code=row.code,
-        game=row.game,
-        name=row.name,
-        paused=row.paused,
-        ended_at=row.ended_at,
-        version=row.version,
-        state=row.state,
-    )
-
-
-def wait(code: str, seen: int, timeout: float) -> int:
-    """Block until a version of the table past ``seen`` is released, or ``timeout`` passes;
-    return the newest version released."""
-    with _changed:
-        _changed.wait_for(lambda: _released.get(code, -1) > seen, timeout)
-        return _released.get(code, seen)
-
-
-def released_version(code: str) -> int:
-    return _released.get(code, -1)
-
-
-def pokes() -> int:
-    """How many times :func:`poke` was called: pass it to :func:`wait_any`."""
-    return _pokes
-
-
-def poke() -> None:
-    """Wake :func:`wait_any` (a new screen to serve)."""
-    global _pokes
-    with _changed:
-        _pokes += 1
-        _changed.notify_all()
-
-
-def wait_any(versions: dict[str, int], timeout: float, pokes: int) -> None:
-    """Block until a table of ``versions`` is released past the version given for it, or
-    :func:`poke` has been called since :func:`pokes` gave ``pokes``, or ``timeout`` passes."""
-    with _changed:
-        _changed.wait_for(
-            lambda: (
-                _pokes != pokes
-                or any(_released.get(code, -1) > seen for code, seen in versions.items())
-            ),
-            timeout,
-        )
-
-
-def released(code: str) -> object | None:
-    """The table as it was released to the streams, if its writer was in this process (a
-    writer in another process tells only the version)."""
-    return _frozen.get(code)
-
-
-def start_listener(sqlalchemy_url: str) -> None:
-    """Start this process's PostgreSQL listener thread (once)."""
-    global _listener
-    with _listener_lock:
-        if _listener is not None and _listener.is_alive():
-            return
-        dsn = sqlalchemy_url.replace("postgresql+psycopg://", "postgresql://", 1)
-        _listener = threading.Thread(
-            target=_listen, args=(dsn,), name="montones-listen", daemon=True
-        )
-        _listener.start()
-
-
-def _listen(dsn: str) -> None:
-    import psycopg
-
-    delay = 0.5
-    while True:
-        try:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                conn.execute(f"LISTEN {CHANNEL}")
-                delay = 0.5
-                for notice in conn.notifies():
-                    code, version = notice.payload.split(":")
-                    publish(code, int(version))
-        except Exception:  # the database went away: keep trying, streams fall back to heartbeats
-            log.warning("live listener lost its connection; retrying in %.1f s", delay)
-            time.sleep(delay)
-            delay = min(delay * 2, 10)
-
-
-def init_app(app) -> None:
-    uri = app.config["SQLALCHEMY_DATABASE_URI"]
-    if uri.startswith("postgresql"):
-        start_listener(uri)
+    """:meth:`Broker.latest` on the current app's live channel."""
+    return _broker().latest(code)

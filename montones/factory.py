@@ -13,7 +13,7 @@ from flask_babel import get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from montones import broker, clock, models, security, views
+from montones import channel, clock, models, security, views
 from montones.config import Config
 from montones.extensions import babel, db, htmx
 
@@ -75,6 +75,7 @@ def create_app(test_config=None):
             options.setdefault("max_overflow", 64)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     clock.init_app(app)
+    channel.init_app(app)
     db.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
     # Flask-Babel installs Jinja's newstyle gettext; the two the templates call are written out
@@ -93,7 +94,6 @@ def create_app(test_config=None):
     security.init_app(app)
     views.init_app(app)
     models.init_app(app)
-    broker.init_app(app)
     return app
 
 

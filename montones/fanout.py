@@ -1,17 +1,20 @@
-"""One thread that writes every live stream's updates, straight to the streams' sockets.
+"""One thread that writes every live screen's updates, straight to the screens' sockets.
 
-Under gunicorn a stream's request thread sends the first bytes through the WSGI response (so the
-headers go out as usual), then hands its socket to the fan-out and sleeps until the stream ends.
-When a table's version is released (see :mod:`montones.broker`) the fan-out thread alone works out
-each screen's update and writes it: forty screens cost forty socket writes in one thread, not
-forty threads woken to contend for the interpreter, which took longer than the writes.
+A stream's request only opens it: it sends the first bytes through the server as usual (so the
+headers go out), then hands a socket to the fan-out. Under gunicorn that is the connection's own
+socket; under any other server (the Flask test client, Werkzeug's) it is one end of a socket
+pair whose other end the request relays (see :mod:`montones.views.stream`): the same thread,
+the same writes, whatever the server. When a table's version is released (see
+:mod:`montones.broker`) the fan-out thread alone works out each screen's update and writes it:
+forty screens cost forty socket writes in one thread, not forty threads woken to contend for the
+interpreter, and no thread waits on a screen.
 
 Writes never block: what a socket does not take at once (a phone asleep, a slow network) waits
 in that screen's own outbox, and the screen gets no newer update until its outbox is empty, then
 only the newest; so a screen that stops reading holds up no other and keeps at most one update
-waiting. The fan-out also sends the heartbeats and applies a table's clock when it falls due.
-Where there is no raw socket (the Flask test client, another server) the streams keep their own
-loop (:mod:`montones.views.stream`).
+waiting. The fan-out also makes the releases that fall due, sends the heartbeats and applies a
+table's clock when it falls due. It runs while it has screens to serve, and stops when the last
+one goes.
 """
 
 from __future__ import annotations
@@ -20,14 +23,15 @@ import contextlib
 import logging
 import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Protocol
 
-from montones import broker
+from montones.broker import Broker
+from montones.clock import Clock
 
-HEARTBEAT = 15.0
-RETRY = 0.05  # how soon to try an outbox again that a socket did not take
+HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
+RETRY = 0.05  # real seconds before trying again an outbox that a socket did not take
 log = logging.getLogger(__name__)
 
 
@@ -39,21 +43,21 @@ class Screen:
     ):
         self.sock = sock
         self.group = group  # screens of one group get the same update (say, every phone)
-        self.chunked = chunked  # HTTP/1.1: each write is one chunk of the response
+        self.chunked = chunked  # HTTP/1.1 on the connection itself: each write is one chunk
         self.code = code
         self.version = version  # the newest version this screen was sent
         self.about = about  # what the update depends on: its kind, seat, language...
         self.outbox = bytearray()
-        self.last_write = time.monotonic()
+        self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
         self.ended = threading.Event()  # set when the fan-out stops writing to it
         self.writing = threading.Lock()  # held while bytes go to the socket
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, now: float) -> None:
         with self.writing:
             self.outbox += b"%X\r\n%s\r\n" % (len(data), data) if self.chunked else data
-        self.flush()
+        self.flush(now)
 
-    def flush(self) -> None:
+    def flush(self, now: float) -> None:
         with self.writing:
             if self.ended.is_set():
                 return
@@ -65,48 +69,57 @@ class Screen:
                 self.ended.set()
                 return
             del self.outbox[:sent]
-            self.last_write = time.monotonic()
+            self.last_write = now
+
+
+class Glue(Protocol):
+    """What the fan-out asks of the app, in its thread and inside the fan-out's context."""
+
+    def snapshot(self, code: str, released: int):
+        """The table ``code`` at its ``released`` version (or newer)."""
+
+    def update(self, screen: Screen, table) -> bytes:
+        """The bytes that bring ``screen`` to ``table``'s version."""
+
+    def deadline(self, table) -> float | None:
+        """When the table's clock next decides something (the clock's wall time)."""
+
+    def tick(self, code: str) -> None:
+        """Apply what the table's clock decides now."""
 
 
 class Fanout:
-    """The fan-out thread of this process.
+    """A fan-out thread: started by its first screen, ended when its last goes (or by
+    :meth:`close`). Each round runs inside ``context()`` (the app's, fresh each round: nothing
+    read in one round is held into the next)."""
 
-    ``update(screen, code, version)`` gives the bytes that bring ``screen`` to the table's
-    released ``version`` (and the version they show), ``deadline(code)`` when the table's clock
-    next decides something, ``tick(code)`` applies it; all three run in this thread, inside
-    ``context()`` (the app's).
-    """
-
-    def __init__(
-        self,
-        context: Callable,
-        update: Callable[[Screen, str, int], tuple[bytes, int]],
-        deadline: Callable[[str], float | None],
-        tick: Callable[[str], None],
-    ):
+    def __init__(self, broker: Broker, clock: Clock, context: Callable, glue: Glue):
+        self.broker = broker
+        self.clock = clock
         self._context = context
-        self._update = update
-        self._deadline = deadline
-        self._tick = tick
+        self._glue = glue
         self._screens: dict[str, list[Screen]] = {}
         self._deadlines: dict[str, float | None] = {}
-        self._released: dict[str, int] = {}  # the version each table's clock was read at
+        self._read_at: dict[str, int] = {}  # the version each table's deadline was read at
         self._lock = threading.Lock()
-        self._closed = False
-        self._thread = threading.Thread(target=self._run, name="montones-fanout", daemon=True)
-        self._thread.start()
+        self._stopped = False
+        self.thread: threading.Thread | None = None
 
-    def close(self) -> None:
-        """Stop the thread (the process ending does too)."""
-        self._closed = True
-        broker.poke()
-        self._thread.join(5)
-
-    def add(self, screen: Screen) -> None:
+    def add(self, screen: Screen) -> bool:
+        """Serve ``screen``; False if this fan-out has stopped (start another)."""
         screen.sock.setblocking(False)
+        screen.last_write = self.clock.monotonic()  # the stream's first bytes went just now
         with self._lock:
+            if self._stopped:
+                return False
             self._screens.setdefault(screen.code, []).append(screen)
-        broker.poke()
+            if self.thread is None:
+                self.thread = threading.Thread(
+                    target=self._run, name="montones-fanout", daemon=True
+                )
+                self.thread.start()
+        self.broker.poke()
+        return True
 
     def remove(self, screen: Screen) -> bool:
         """Stop writing to ``screen``; True if its response can be ended cleanly (nothing of
@@ -120,50 +133,81 @@ class Fanout:
             clean = not screen.outbox
         with contextlib.suppress(OSError):  # gone already
             screen.sock.setblocking(True)
+        self.broker.poke()
         return clean
 
-    def _run(self) -> None:
-        with self._context():
-            while not self._closed:
-                try:
-                    self._round()
-                except Exception:  # one bad round must not end every screen's updates
-                    log.exception("live fan-out: a round failed")
-                    time.sleep(0.1)
+    @property
+    def running(self) -> bool:
+        return not self._stopped
 
-    def _round(self) -> None:
-        pokes = broker.pokes()
+    def close(self) -> None:
+        """Stop the thread now, whatever screens it has."""
         with self._lock:
-            for screens in self._screens.values():  # gone (their threads will remove them too)
-                screens[:] = [screen for screen in screens if not screen.ended.is_set()]
-            tables = {code: list(s) for code, s in self._screens.items() if s}
-        waiting = {}
+            self._stopped = True
+        self.broker.poke()
+        if self.thread is not None:
+            self.thread.join(5)
+
+    def _run(self) -> None:
+        while True:
+            news = self.broker.news()
+            with self._lock:
+                for screens in self._screens.values():  # gone (their requests remove them too)
+                    screens[:] = [screen for screen in screens if not screen.ended.is_set()]
+                tables = {code: list(s) for code, s in self._screens.items() if s}
+                if self._stopped or not tables:
+                    self._stopped = True
+                    return
+            try:
+                with self._context():
+                    timeout, real_limit = self._round(tables)
+            except Exception:  # one bad round must not end every screen's updates
+                log.exception("live fan-out: a round failed")
+                timeout, real_limit = HEARTBEAT, 1.0
+            self.broker.wait(news, timeout, real_limit)
+
+    def _round(self, tables: dict[str, list[Screen]]) -> tuple[float, float | None]:
+        """Bring every screen to its table's released version; return how long to wait for
+        the next round (the clock's seconds, and real seconds when an outbox waits)."""
+        next_release = self.broker.release_due()
+        now = self.clock.monotonic()
         for code, screens in tables.items():
-            waiting[code] = released = broker.released_version(code)
-            # The biggest group first: the phones' update is ready while the TV's is rendered.
-            sizes = Counter(screen.group for screen in screens)
-            screens.sort(key=lambda screen: -sizes[screen.group])
-            for screen in screens:
-                if screen.version < released and not screen.outbox:
-                    data, screen.version = self._update(screen, code, released)
-                    if data:
-                        screen.write(data)
-            if self._released.get(code) != released:  # the table moved: its clock may have
-                self._released[code] = released
-                self._deadlines[code] = self._deadline(code)
-        now, clock, timeout = time.monotonic(), time.time(), HEARTBEAT
+            released = self.broker.released_version(code)
+            behind = [screen for screen in screens if screen.version < released]
+            table = None
+            if behind:
+                table = self._glue.snapshot(code, released)
+                # The biggest group first: the phones' update is ready while the TV's renders.
+                sizes = Counter(screen.group for screen in behind)
+                behind.sort(key=lambda screen: -sizes[screen.group])
+                for screen in behind:
+                    if not screen.outbox:  # else: the newest, once the socket takes the rest
+                        screen.write(self._glue.update(screen, table), now)
+                        screen.version = table.version
+            if self._read_at.get(code) != released:  # the table moved: its clock may have
+                self._read_at[code] = released
+                table = table or self._glue.snapshot(code, released)
+                self._deadlines[code] = self._glue.deadline(table)
+        wall, now = self.clock.time(), self.clock.monotonic()
+        timeout, real_limit = HEARTBEAT, None
+        if next_release is not None:
+            timeout = max(0.0, next_release - now)
         for code, screens in tables.items():
             due = self._deadlines.get(code)
-            if due is not None and clock >= due:
-                self._tick(code)  # a new version, sent next round
-                self._deadlines[code] = due = self._deadline(code)
-            if due is not None:
-                timeout = min(timeout, max(0.2, due - clock + 0.1))
+            if due is not None and wall >= due:
+                self._glue.tick(code)  # a new version, sent next round
+                released = self.broker.released_version(code)
+                self._read_at[code] = released
+                self._deadlines[code] = due = self._glue.deadline(
+                    self._glue.snapshot(code, released)
+                )
+            if due is not None:  # at most five ticks a second, if one decides nothing
+                timeout = min(timeout, max(0.2, due - wall + 0.1))
             for screen in screens:
                 if screen.outbox:
-                    screen.flush()
-                    timeout = min(timeout, RETRY)
+                    screen.flush(now)
+                    real_limit = RETRY
                 elif now - screen.last_write >= HEARTBEAT:
-                    screen.write(b": heartbeat\n\n")
+                    screen.write(b": heartbeat\n\n", now)
                 timeout = min(timeout, max(0.0, screen.last_write + HEARTBEAT - now))
-        broker.wait_any(waiting, timeout, pokes)
+        return timeout, real_limit

@@ -96,12 +96,9 @@ def locked(code: str):
     on SQLite, FOR UPDATE on PostgreSQL. Yields the table (a :class:`LockedTable`) and the
     transaction's connection; once committed, the table's new version is published to the live
     channel, and is the table's ``committed`` snapshot.
-
-    While it runs (and while it waits for the lock) the table counts it as an action on its way
-    (:func:`broker.acting`): the streams' release pace widens while more changes are coming.
     """
     code = (code or "").upper()
-    with broker.acting(code), transaction() as conn:
+    with transaction() as conn:
         found = conn.execute(_LOCK, {"code": code}).first()
         if found is None:
             raise NotFound("There is no table with that code.")

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import threading
-import time
-from collections import OrderedDict
 from decimal import Decimal
 from fractions import Fraction
 
@@ -16,6 +13,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import service
+from montones.clock import clock
 from montones.rules import odds
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
@@ -113,34 +111,18 @@ def refusal(error: service.ServiceError) -> str:
 
 
 def table_view(table, seat=None) -> dict:
-    """The engine's view for a seat, with the odds of each kind of bet for the help panel.
+    """The engine's view for a seat (None: the view every screen shares), with the odds of
+    each kind of bet for the help panel.
 
-    What every seat sees alike is worked out once per version (a tap's answer, the phones'
-    blocks and the TV's of one release share it) and kept for a second at most: the bank's
-    time runs on between versions. A seat adds its own part to it; the bets stay marked as
-    no seat's own, which no template reads (app.js marks a phone's own chips).
+    The shared view is worked out without the time: what every screen shows alike depends on
+    the version alone, and is rendered once per version (:mod:`montones.renders`); the clocks
+    it shows are deadlines the page counts down (``data-until``). A seat's view takes the time
+    (the app's clock), for what the rules let it do now: a bank whose time is up closes.
     """
     engine = game(table.game)
-    now = time.time()
-    key = (table.code, table.version)
-    with _views_lock:
-        found = _views.get(key)
-    if found is None or now - found[0] > VIEW_KEPT or found[1] is not table.state:
-        view = engine.view(table.state, None, now)
-        view["odds"] = odds.table_bets(table.state)
-        found = (now, table.state, view)
-        with _views_lock:
-            _views[key] = found
-            while len(_views) > 64:
-                _views.popitem(last=False)
-    if seat is None:
-        return found[2]
-    return {**found[2], "me": engine.my_view(table.state, seat, now)}
-
-
-VIEW_KEPT = 1.0  # seconds
-_views: OrderedDict[tuple, tuple] = OrderedDict()  # (code, version) -> (when, state, view)
-_views_lock = threading.Lock()
+    view = engine.view(table.state, seat, clock().time() if seat is not None else None)
+    view["odds"] = odds.table_bets(table.state)
+    return view
 
 
 def percent(value: Fraction) -> str:

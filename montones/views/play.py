@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import secrets
 
-import orjson
 import segno
 from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import get_locale
@@ -14,7 +12,7 @@ from flask_babel import gettext as _
 
 from montones import chart, history, security, service
 from montones.rules.games import game
-from montones.views import stream as stream_views
+from montones.views import updates
 from montones.views.common import (
     actor_for,
     asked_action,
@@ -53,49 +51,19 @@ def _context(table, player, **extra):
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
-        "mine_tag": stream_views.mine_tag(table, player.seat) if player else "",
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
         "notice": None,
         **extra,
     }
-    context["bar_tag"] = _bar_tag(context) if player else ""
     return context
-
-
-def _bar_tag(context: dict) -> str:
-    """A fingerprint of everything the action bar is drawn from but its forms' nonces (and the
-    version it is marked with). The bar's intent form carries it, so a tap says which bar its
-    phone shows: when that is the bar the tap's answer would draw, the answer leaves it out and
-    the phone keeps its own (a tap on the felt seldom changes the bar)."""
-    drawn = [
-        context["bar"],
-        context["table"].code,
-        context["stage"],
-        context["mode"],
-        context["stake"],
-        context["custom"],
-        context["notice"],
-        context["player"].rejoin_code,
-        security.csrf_token(),
-        str(get_locale()),
-    ]
-    encoded = orjson.dumps(drawn, option=orjson.OPT_SORT_KEYS, default=str)
-    return hashlib.blake2b(encoded, digest_size=8).hexdigest()
-
-
-def _unless_shown(blocks: list[str], context: dict) -> list[str]:
-    """``blocks`` without the bar when the request's #intent says (with the bar's tag) that the
-    phone already shows the bar these would draw."""
-    if request.values.get("bar") == context["bar_tag"]:
-        return [block for block in blocks if block != "bar"]
-    return blocks
 
 
 def _shared(table):
     """The felt and the odds as every phone gets them, from the render the streams share."""
-    return lambda block, oob: stream_views.phone_shared(table, block, oob)
+    locale = str(get_locale())
+    return lambda block, oob: updates.phone_block(table, block, locale, oob)
 
 
 def _seated(code):
@@ -129,15 +97,12 @@ def region(code, region):
     blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
-    context = _context(table, player)
-    if region == "mine":
-        blocks = _unless_shown(blocks, context)
     return render_regions(
         PAGE,
         blocks,
         all_oob=region in ("all", "mine"),
         prerendered=_shared(table),
-        **context,
+        **_context(table, player),
     )
 
 
@@ -192,10 +157,13 @@ def act(code, kind):
         return back_to("play.page", code=table.code)
     if player is None:
         return render_template("play/missing.html", message=notice), status
-    context = _context(table, player, notice=notice)
-    blocks = REGIONS if notice else _unless_shown(MINE, context)
     return render_regions(
-        PAGE, blocks, status=status, all_oob=True, prerendered=_shared(table), **context
+        PAGE,
+        REGIONS if notice else MINE,
+        status=status,
+        all_oob=True,
+        prerendered=_shared(table),
+        **_context(table, player, notice=notice),
     )
 
 

@@ -27,10 +27,6 @@
     var all = document.getElementById("resync");
     if (all && window.htmx) { window.htmx.trigger(all, "resync"); }
   }
-  function fetchMine() {
-    var live = document.getElementById("live");
-    if (live && window.htmx) { window.htmx.trigger(live, "mine"); }
-  }
 
   var wakeLock = null;
   function keepAwake() {
@@ -105,21 +101,13 @@
     }
   }
   var kept = {};
-  function shownVersion(target) {
-    var shown = Number(target.dataset.v);
-    var status = target.id === "bar" && document.getElementById("status");
-    if (status && status.dataset.v !== undefined) { shown = Math.max(shown, Number(status.dataset.v)); }
-    return shown;
-  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     // My regions carry the version they were drawn at (data-v): an answer that comes back
     // later than a newer one (a fetch started before my tap, answered after it) is not shown.
-    // An answer that leaves the bar out (the phone already shows the bar it would draw) moves
-    // only #status on: the bar shown is as new as #status, and an older bar is not shown either.
     var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
     if (target && incoming && target.dataset.v !== undefined && incoming.dataset &&
-        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < shownVersion(target)) {
+        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < Number(target.dataset.v)) {
       event.preventDefault();
       return;
     }
@@ -131,46 +119,6 @@
     var now = id && document.getElementById(id);
     if (now && kept[id]) { restoreFields(now, kept[id]); }
     delete kept[id];
-  });
-
-  // My own regions (#status, the bar) come back in the answer to my own tap. The stream's "mine"
-  // carries a fingerprint of what they are drawn from, and #status the one it was drawn from:
-  // they are not fetched when the two agree. While a tap of mine is in flight, a "mine" waits
-  // for its answer, and is fetched after it only if the answer does not show it.
-  function shownTag() {
-    var status = document.getElementById("status");
-    return status ? status.dataset.mine : null;
-  }
-  var acting = 0, awaited = null, fallback = null;
-  function isAction(event) {
-    var config = event.detail.requestConfig;
-    return !!config && config.verb === "post";
-  }
-  function fetchAwaited() {
-    clearTimeout(fallback);
-    fallback = null;
-    if (awaited !== null && awaited !== shownTag()) { fetchMine(); }
-    awaited = null;
-  }
-  document.addEventListener("htmx:confirm", function (event) {
-    var trigger = event.detail.triggeringEvent;
-    if (!trigger || trigger.type !== "sse:mine") { return; }
-    var tag = trigger.detail && trigger.detail.data;
-    if (tag && tag === shownTag()) { event.preventDefault(); return; }
-    if (acting > 0) {
-      event.preventDefault();
-      awaited = tag;
-      // Never wait long on an answer: a tap whose answer is lost still leaves me up to date.
-      if (fallback === null) { fallback = setTimeout(fetchAwaited, 3000); }
-    }
-  });
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isAction(event)) { acting += 1; }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!isAction(event)) { return; }
-    acting = Math.max(0, acting - 1);
-    if (acting === 0 && awaited !== null) { fetchAwaited(); }
   });
 
   var lastResult = null;

@@ -36,8 +36,6 @@ from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `monton
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
-STATUS_TAG_RE = re.compile(r'<section id="status"[^>]*\sdata-mine="([^"]*)"')  # see app.js
-BAR_TAG_RE = re.compile(r'<input type="hidden" name="bar" value="([^"]*)">')  # in #intent
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
@@ -532,7 +530,7 @@ class Screen:
         self.partial = partial
         self.params = params
         # What the page's #intent form holds, sent with its taps and its fetches of its own
-        # regions (hx-include): the given values and the tag of the bar it shows.
+        # regions (hx-include).
         self.intent = dict(params or {})
         self.token = token
         self.counter = counter
@@ -543,14 +541,10 @@ class Screen:
         self.connected = asyncio.Event()
         self.fetch_task: asyncio.Task | None = None
         self.queued = False
-        self.shown_tag: str | None = None  # the fingerprint on the #status region it holds
-        self.acting = 0  # its own taps in flight
-        self.awaited: str | None = None  # a "mine" put off until those taps are answered
         self.task: asyncio.Task | None = None
         self.stats = {
             "events": 0,
             "fetches": 0,
-            "mine_skipped": 0,
             "aborted": 0,
             "fetch_errors": 0,
             "swapped": 0,
@@ -573,10 +567,6 @@ class Screen:
         self.task = asyncio.create_task(self.listen())
 
     def swap(self, html: str, t: float, region: str | None = None) -> None:
-        if region is None and (found := STATUS_TAG_RE.search(html)):
-            self.shown_tag = found.group(1)
-        if region is None and self.params is not None and (found := BAR_TAG_RE.search(html)):
-            self.intent["bar"] = found.group(1)
         count = self.counter(html, region)
         if count is None:
             return
@@ -660,14 +650,7 @@ class Screen:
                 self.stats["aborted"] += 1
             self.fetch_task = asyncio.create_task(self.fetch())
         elif event == "mine" and self.partial:
-            # A phone's own regions changed; ``data`` fingerprints them (app.js): not fetched
-            # when its #status already shows them; put off while a tap of its own is in flight.
-            if data == self.shown_tag:
-                self.stats["mine_skipped"] += 1
-            elif self.acting:
-                self.awaited = data
-            else:
-                self.want_mine()
+            self.want_mine()  # something changed at the table: the phone fetches its regions
 
     def want_mine(self) -> None:
         """The #live element GETs the phone's own regions (hx-sync "this:queue last": a fetch
@@ -678,18 +661,10 @@ class Screen:
             self.fetch_task = asyncio.create_task(self.fetch_mine())
 
     async def action(self, request) -> Answer:
-        """A tap on this phone: ``request`` (the POST) is awaited and its answer swapped in; a
-        "mine" that came meanwhile is fetched after it only if the answer is older (app.js)."""
-        self.acting += 1
-        try:
-            r = await request
-        finally:
-            self.acting -= 1
+        """A tap on this phone: ``request`` (the POST) is awaited and its answer (the phone's
+        own regions) swapped in."""
+        r = await request
         self.swap(r.text, time.perf_counter())
-        if not self.acting and self.awaited is not None:
-            if self.awaited != self.shown_tag:
-                self.want_mine()
-            self.awaited = None
         return r
 
     async def until(self, shown, live: bool = True, timeout: float = 5.0) -> bool:

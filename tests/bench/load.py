@@ -2,12 +2,11 @@
 
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
 every player's phone hold a live stream and do what their page does on each event (swap the HTML
-an event carries; on a phone's ``mine``, fetch its own regions unless the answer to its own tap
-already showed that version: see ``common.Screen``). Each punter then loops as fast as it can
-on the felt its phone shows: with no bet of its own on it, it taps heap 1 with 1 chip (the tap
-form's stage and nonce, the #intent values), else it withdraws its bet (the withdraw button's bet
-id, nonce and stage, and the #intent values, which the felt includes). The #intent values carry
-the tag of the bar the phone shows, as the page's do. Its phone swaps the answer in (its own regions); the tap is done when the
+an event carries; on a phone's ``mine``, fetch its own regions: see ``common.Screen``). Each
+punter then loops as fast as it can on the felt its phone shows: with no bet of its own on it,
+it taps heap 1 with 1 chip (the tap form's stage and nonce, the #intent values), else it
+withdraws its bet (the withdraw button's bet id, nonce and stage, and the #intent values, which
+the felt includes). Its phone swaps the answer in (its own regions); the tap is done when the
 phone's felt, pushed by its stream like every screen's, shows it. An action's latency is its
 answer's; a tap that the felt has not shown 5 s later is not counted as completed.
 

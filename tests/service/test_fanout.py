@@ -1,5 +1,9 @@
-"""The live fan-out thread (montones/fanout.py) on real sockets: what it writes, and that a
-screen that stops reading holds up no other screen."""
+"""The live fan-out thread (montones/fanout.py) on real sockets: what it writes, that a screen
+that stops reading holds up no other, and that it keeps the table's clock and its pace.
+
+Time is a :class:`ManualClock`: a test moves it on, and the fan-out, woken, does what falls due.
+A test waits (a few seconds at most) only for the thread to react.
+"""
 
 from __future__ import annotations
 
@@ -7,30 +11,49 @@ import contextlib
 import resource
 import secrets
 import socket
+import threading
 import time
 
 import pytest
 
-from montones import broker, fanout
+from montones import fanout
+from montones.broker import Broker
+from montones.clock import ManualClock
 
 
 class Table:
-    """A table for the fan-out: updates name the version, the clock is what the test sets."""
+    """A table for the fan-out (its glue): updates name the version, the clock is what the
+    test sets."""
 
     def __init__(self):
         self.code = "F" + secrets.token_hex(6)
         self.due: float | None = None
         self.ticks = 0
+        self.snapshots = 0
 
-    def update(self, screen, code, released):
-        return f"event: felt\ndata: v{released} {screen.about['name']}\n\n".encode(), released
+    def snapshot(self, code, released):
+        self.snapshots += 1
+        return type("Snapshot", (), {"code": code, "version": released})()
 
-    def deadline(self, code):
+    def update(self, screen, table):
+        return f"event: felt\ndata: v{table.version} {screen.about['name']}\n\n".encode()
+
+    def deadline(self, table):
         return self.due
 
     def tick(self, code):
         self.ticks += 1
         self.due = None
+
+
+@pytest.fixture
+def clock():
+    return ManualClock()
+
+
+@pytest.fixture
+def broker(clock):
+    return Broker(clock, min_gap=0.0)
 
 
 @pytest.fixture
@@ -41,24 +64,17 @@ def hubs():
     yield started
     for hub in started:
         hub.close()
-        assert not hub._thread.is_alive()
+        assert hub.thread is None or not hub.thread.is_alive()
 
 
 @pytest.fixture
-def hub_for(hubs):
-    def start(table: Table, update=None) -> fanout.Fanout:
-        hub = fanout.Fanout(
-            contextlib.nullcontext, update or table.update, table.deadline, table.tick
-        )
+def hub_for(hubs, broker, clock):
+    def start(glue) -> fanout.Fanout:
+        hub = fanout.Fanout(broker, clock, contextlib.nullcontext, glue)
         hubs.append(hub)
         return hub
 
     return start
-
-
-@pytest.fixture(autouse=True)
-def quick_release(monkeypatch):
-    monkeypatch.setattr(broker, "MIN_GAP", 0.0)
 
 
 def screen(table: Table, name: str, chunked: bool = True):
@@ -75,7 +91,15 @@ def read_until(sock: socket.socket, needle: bytes, limit: float = 5.0) -> bytes:
     return got
 
 
-def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(hub_for):
+def until(done, limit: float = 5.0) -> bool:
+    """Wait (a little) for the fan-out thread to do what it was woken for."""
+    end = time.monotonic() + limit
+    while not done() and time.monotonic() < end:
+        time.sleep(0.01)
+    return done()
+
+
+def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(broker, hub_for):
     table = Table()
     broker.publish(table.code, 1)
     hub = hub_for(table)
@@ -88,7 +112,7 @@ def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(hub_fo
     assert hub.remove(tv)  # nothing half written: the response can end cleanly
 
 
-def test_without_chunked_framing_the_update_goes_as_it_is(hub_for):
+def test_without_chunked_framing_the_update_goes_as_it_is(broker, hub_for):
     table = Table()
     broker.publish(table.code, 1)
     hub = hub_for(table)
@@ -98,15 +122,33 @@ def test_without_chunked_framing_the_update_goes_as_it_is(hub_for):
     hub.remove(old)
 
 
-def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(hub_for):
+def test_every_screen_of_a_table_is_sent_one_table_read_once(broker, hub_for):
+    table = Table()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    screens = [screen(table, f"s{i}") for i in range(5)]
+    for s, _reader in screens:
+        hub.add(s)
+    for _s, reader in screens:
+        read_until(reader, b"v1 ")
+    before = table.snapshots
+    broker.publish(table.code, 2)
+    for _s, reader in screens:
+        read_until(reader, b"v2 ")
+    assert table.snapshots - before == 1
+
+
+def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(broker, hub_for):
     table = Table()
     big = b"x" * 200_000  # more than a socket takes unread
 
-    def update(screen, code, released):
-        return b"event: felt\ndata: v%d %s\n\n" % (released, big), released
+    class Big(Table):
+        def update(self, screen, snapshot):
+            return b"event: felt\ndata: v%d %s\n\n" % (snapshot.version, big)
 
+    table = Big()
     broker.publish(table.code, 1)
-    hub = hub_for(table, update)
+    hub = hub_for(table)
     asleep, asleep_reader = screen(table, "asleep")
     awake, reader = screen(table, "awake")
     hub.add(asleep)
@@ -124,45 +166,81 @@ def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(
     hub.remove(awake)
 
 
-def test_the_clock_is_applied_once_when_it_falls_due(hub_for):
+def test_a_release_that_waits_for_its_gap_is_sent_when_the_clock_reaches_it(clock, hubs):
+    broker = Broker(clock, min_gap=1.0)
     table = Table()
-    table.due = time.time() + 0.3
+    broker.publish(table.code, 1)
+    hub = fanout.Fanout(broker, clock, contextlib.nullcontext, table)
+    hubs.append(hub)
+    one, reader = screen(table, "one")
+    hub.add(one)
+    read_until(reader, b"v1 one")
+    broker.publish(table.code, 2)  # within the gap: it waits for the clock
+    reader.settimeout(0.2)
+    with pytest.raises(TimeoutError):
+        read_until(reader, b"v2 one", limit=0.2)
+    reader.settimeout(5)
+    clock.advance(1.0)
+    assert b"v2 one" in read_until(reader, b"v2 one")
+
+
+def test_the_clock_is_applied_once_when_it_falls_due(clock, broker, hub_for):
+    table = Table()
+    table.due = clock.time() + 30
     broker.publish(table.code, 1)
     hub = hub_for(table)
     screens = [screen(table, f"s{i}") for i in range(3)]
-    for s, _reader in screens:
+    for s, reader in screens:
         hub.add(s)
-    end = time.monotonic() + 5
-    while table.ticks == 0 and time.monotonic() < end:
-        time.sleep(0.05)
-    time.sleep(0.3)
+        read_until(reader, b"v1 ")
+    assert table.ticks == 0
+    clock.advance(31)
+    assert until(lambda: table.ticks == 1)
+    clock.advance(31)
+    time.sleep(0.1)  # a second tick would come at once: none does
     assert table.ticks == 1
 
 
-def one_screen(monkeypatch, hub_for, name: str):
-    """A table with one screen on a fan-out whose heartbeats come every 0.2 s."""
-    monkeypatch.setattr(fanout, "HEARTBEAT", 0.2)
+def one_screen(broker, hub_for, name: str):
     table = Table()
     broker.publish(table.code, 1)
     hub = hub_for(table)
     one, reader = screen(table, name)
     hub.add(one)
+    read_until(reader, b"v1 " + name.encode())
     return hub, one, reader
 
 
-def test_an_idle_screen_gets_heartbeats(monkeypatch, hub_for):
-    hub, idle, reader = one_screen(monkeypatch, hub_for, "idle")
+def test_an_idle_screen_gets_a_heartbeat_when_the_clock_says(clock, broker, hub_for):
+    hub, idle, reader = one_screen(broker, hub_for, "idle")
+    clock.advance(fanout.HEARTBEAT)
     assert b": heartbeat" in read_until(reader, b": heartbeat")
     hub.remove(idle)
 
 
-def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(monkeypatch, hub_for):
-    _hub, gone, reader = one_screen(monkeypatch, hub_for, "gone")
-    read_until(reader, b"v1 gone")
+def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(clock, broker, hub_for):
+    hub, gone, reader = one_screen(broker, hub_for, "gone")
     reader.close()
+    clock.advance(fanout.HEARTBEAT)
     assert gone.ended.wait(5)  # found gone at its next heartbeat
+    assert until(lambda: not hub.thread.is_alive())  # its last screen gone, the thread ends
     cpu = resource.getrusage(resource.RUSAGE_SELF)
-    time.sleep(1.0)
+    time.sleep(0.5)
     after = resource.getrusage(resource.RUSAGE_SELF)
     used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
-    assert used < 0.3, f"the fan-out kept the processor busy: {used:.2f} s in 1 s"
+    assert used < 0.2, f"something kept the processor busy: {used:.2f} s in 0.5 s"
+
+
+def test_the_thread_ends_with_its_last_screen_and_a_stopped_fanout_takes_none(broker, hub_for):
+    hub, one, _reader = one_screen(broker, hub_for, "one")
+    hub.remove(one)
+    assert until(lambda: not hub.thread.is_alive())
+    late, _late_reader = screen(Table(), "late")
+    assert not hub.add(late)  # the live channel starts another
+
+
+def test_no_thread_is_left_behind(broker, hub_for):
+    before = threading.active_count()
+    hub, one, _reader = one_screen(broker, hub_for, "one")
+    hub.remove(one)
+    assert until(lambda: threading.active_count() == before)

@@ -1,133 +1,132 @@
-"""The pace at which new versions reach the live streams (montones/broker.py), on real threads.
+"""The pace at which new versions reach the live screens (montones/broker.py).
 
-The gaps are widened from their real values so that a slow test machine cannot make a
-publish land on the wrong side of one.
+Time is a :class:`ManualClock` the tests move on by hand; the releases that fall due are made by
+whoever serves the screens (the fan-out thread), here the test itself.
 """
 
 from __future__ import annotations
 
-import secrets
-import threading
-import time
-
 import pytest
 
-from montones import broker
+from montones.broker import Broker
+from montones.clock import ManualClock
+
+CODE = "ABCD"
+MIN_GAP, MAX_GAP, QUIET = 0.25, 1.0, 2.5  # each a sum of powers of two: no rounding
 
 
 @pytest.fixture
-def gaps(monkeypatch):
-    monkeypatch.setattr(broker, "MIN_GAP", 0.3)
-    monkeypatch.setattr(broker, "MAX_GAP", 1.2)
-    monkeypatch.setattr(broker, "QUIET", 2.5)
+def clock():
+    return ManualClock()
 
 
-def fresh_code() -> str:
-    return "T" + secrets.token_hex(6)
+@pytest.fixture
+def broker(clock):
+    return Broker(clock, min_gap=MIN_GAP, max_gap=MAX_GAP, quiet=QUIET)
 
 
-def test_a_change_on_a_quiet_table_goes_out_at_once(gaps):
-    code = fresh_code()
-    broker.publish(code, 1)
-    assert broker.wait(code, 0, timeout=0) == 1
+def later(clock, broker, seconds: float) -> int:
+    """Move the clock on, make the releases due by then; the version released."""
+    clock.advance(seconds)
+    broker.release_due()
+    return broker.released_version(CODE)
 
 
-def test_a_burst_reaches_every_stream_as_one_release_of_its_newest_version(gaps):
-    code = fresh_code()
-    broker.publish(code, 1)
-    seen: list[int] = []
+def test_a_change_on_a_quiet_table_goes_out_at_once(broker):
+    broker.publish(CODE, 1)
+    assert broker.released_version(CODE) == 1
+    assert broker.release_due() is None  # nothing waits
 
-    def stream():
-        seen.append(broker.wait(code, 1, timeout=5))
 
-    streams = [threading.Thread(target=stream) for _ in range(8)]
-    for t in streams:
-        t.start()
-    started = time.monotonic()
+def test_a_burst_goes_out_as_one_release_of_its_newest_version(clock, broker):
+    broker.publish(CODE, 1)
     for version in (2, 3, 4):
-        broker.publish(code, version)
-    assert broker.wait(code, 1, timeout=0) == 1  # within the gap: nothing released yet
-    for t in streams:
-        t.join(5)
-    assert seen == [4] * 8  # versions 2 and 3 were never sent on their own
-    assert time.monotonic() - started >= 0.25
+        clock.advance(0.0625)
+        broker.publish(CODE, version)
+    assert broker.released_version(CODE) == 1  # within the gap: nothing released yet
+    assert broker.release_due() == MIN_GAP  # the release waits for the gap
+    assert later(clock, broker, 0.03125) == 1
+    assert later(clock, broker, 0.03125) == 4  # versions 2 and 3 were never released alone
 
 
-def test_the_gap_widens_while_changes_keep_coming_and_narrows_when_they_stop(gaps):
-    code = fresh_code()
-    broker.publish(code, 1)
-    broker.publish(code, 2)
-    broker.publish(code, 3)
-    assert broker.wait(code, 1, timeout=5) == 3  # a release of two versions: the gap doubles
-    broker.publish(code, 4)
-    assert broker.wait(code, 3, timeout=0.45) == 3  # 0.3 s would have released it
-    assert broker.wait(code, 3, timeout=5) == 4  # a release of one version: back to 0.3 s
-    broker.publish(code, 5)
-    started = time.monotonic()
-    assert broker.wait(code, 4, timeout=5) == 5
-    assert time.monotonic() - started < 0.45
+def test_the_gap_widens_while_changes_keep_coming_and_narrows_when_they_stop(clock, broker):
+    broker.publish(CODE, 1)
+    broker.publish(CODE, 2)
+    broker.publish(CODE, 3)
+    assert later(clock, broker, MIN_GAP) == 3  # a release of two versions: the gap doubles
+    broker.publish(CODE, 4)
+    assert later(clock, broker, MIN_GAP) == 3  # the least gap would have released it
+    assert later(clock, broker, MIN_GAP) == 4  # twice that; a release of one version: halved
+    broker.publish(CODE, 5)
+    assert later(clock, broker, MIN_GAP) == 5
 
 
-def widen_to_the_most(code: str) -> int:
-    """Two releases of two versions each: the gap goes 0.3 -> 0.6 -> 1.2 s. The last version."""
-    broker.publish(code, 1)
+def widen_to_the_most(clock, broker) -> int:
+    """Two releases of two versions each: the gap goes 0.25 -> 0.5 -> 1 s. The last version."""
+    broker.publish(CODE, 1)
     version = 1
-    for _ in range(2):
-        broker.publish(code, version + 1)
-        broker.publish(code, version + 2)
+    for gap in (MIN_GAP, 2 * MIN_GAP):
+        broker.publish(CODE, version + 1)
+        broker.publish(CODE, version + 2)
         version += 2
-        assert broker.wait(code, version - 2, timeout=5) == version
+        assert later(clock, broker, gap) == version
     return version
 
 
-def test_a_busy_tables_gap_halves_at_a_release_of_one_version(gaps):
-    code = fresh_code()
-    version = widen_to_the_most(code)
-    broker.publish(code, version + 1)  # alone in its release: the gap halves to 0.6 s, not 0.3
-    assert broker.wait(code, version, timeout=5) == version + 1
-    broker.publish(code, version + 2)
-    started = time.monotonic()
-    assert broker.wait(code, version + 1, timeout=5) == version + 2
-    assert time.monotonic() - started >= 0.45
+def test_a_busy_tables_gap_halves_at_a_release_of_one_version(clock, broker):
+    version = widen_to_the_most(clock, broker)
+    broker.publish(CODE, version + 1)  # alone in its release: the gap halves to 0.5 s, no less
+    assert later(clock, broker, MAX_GAP) == version + 1
+    broker.publish(CODE, version + 2)
+    assert later(clock, broker, 0.375) == version + 1
+    assert later(clock, broker, 0.125) == version + 2
 
 
-def test_a_table_quiet_for_a_while_starts_again_from_the_least_gap(gaps):
-    code = fresh_code()
-    version = widen_to_the_most(code)
-    time.sleep(2.6)  # longer than QUIET: the next change goes out at once, the gap is 0.3 s
-    broker.publish(code, version + 1)
-    assert broker.wait(code, version, timeout=0) == version + 1
-    broker.publish(code, version + 2)
-    started = time.monotonic()
-    assert broker.wait(code, version + 1, timeout=5) == version + 2
-    assert time.monotonic() - started < 0.45
+def test_the_gap_never_passes_the_most(clock, broker):
+    version = widen_to_the_most(clock, broker)
+    broker.publish(CODE, version + 1)
+    broker.publish(CODE, version + 2)  # a release of two again: 2 s, held to 1
+    assert later(clock, broker, MAX_GAP) == version + 2
+    broker.publish(CODE, version + 3)
+    broker.publish(CODE, version + 4)
+    assert later(clock, broker, MAX_GAP - 0.125) == version + 2
+    assert later(clock, broker, 0.125) == version + 4
 
 
-def test_the_released_table_is_the_one_its_writer_published(gaps):
-    code = fresh_code()
+def test_a_table_quiet_for_a_while_starts_again_from_the_least_gap(clock, broker):
+    version = widen_to_the_most(clock, broker)
+    clock.advance(QUIET)  # quiet: the next change goes out at once, the gap is the least
+    broker.publish(CODE, version + 1)
+    assert broker.released_version(CODE) == version + 1
+    broker.publish(CODE, version + 2)
+    assert later(clock, broker, MIN_GAP) == version + 2
+
+
+def test_the_released_table_is_the_one_its_writer_published(clock, broker):
     first, second = (type("Table", (), {"version": v})() for v in (1, 2))
-    broker.publish(code, 1, first)
-    broker.publish(code, 2, second)
-    assert broker.released(code) is first  # the second waits for the next release
-    assert broker.wait(code, 1, timeout=5) == 2
-    assert broker.released(code) is second
+    broker.publish(CODE, 1, first)
+    broker.publish(CODE, 2, second)
+    assert broker.released(CODE) is first  # the second waits for the next release
+    assert later(clock, broker, MIN_GAP) == 2
+    assert broker.released(CODE) is second
+    assert broker.latest(CODE) is second
 
 
-def test_the_gap_widens_while_actions_are_on_their_way_even_one_version_at_a_time(gaps):
-    """A server slower than one action per gap releases one version at a time: while more
-    actions on the table are on their way, that is a burst all the same."""
-    code = fresh_code()
-    broker.publish(code, 1)
-    with broker.acting(code):
-        broker.publish(code, 2)  # within the gap: waits for a release, alone in it
-        assert broker.wait(code, 1, timeout=5) == 2  # an action still coming: 0.3 -> 0.6 s
-        broker.publish(code, 3)
-        started = time.monotonic()
-        assert broker.wait(code, 2, timeout=5) == 3
-        assert time.monotonic() - started >= 0.45
-    broker.publish(code, 4)  # the release of 3 had an action coming: the gap is 1.2 s now
-    assert broker.wait(code, 3, timeout=5) == 4  # alone, none coming: halved to 0.6 s
-    broker.publish(code, 5)
-    started = time.monotonic()
-    assert broker.wait(code, 4, timeout=5) == 5
-    assert 0.45 <= time.monotonic() - started < 0.9
+def test_a_version_heard_from_another_process_is_released_without_its_table(clock, broker):
+    broker.publish(CODE, 1, type("Table", (), {"version": 1})())
+    clock.advance(QUIET)
+    broker.publish(CODE, 2)  # a writer elsewhere tells the version alone
+    assert broker.released_version(CODE) == 2
+    assert broker.released(CODE) is None  # whoever shows it reads it
+    read = type("Table", (), {"version": 2})()
+    broker.publish(CODE, 2, read)  # and hands it back: the next screen reads nothing
+    assert broker.released(CODE) is read
+
+
+def test_a_waiter_wakes_at_a_change_or_when_the_clock_moves_on(clock, broker):
+    news = broker.news()
+    broker.publish(CODE, 1)
+    broker.wait(news, seconds=60)  # there is news already: no wait at all
+    news = broker.news()
+    broker.wait(news, seconds=60, real_limit=0.01)  # no news, the clock stands: real time ends it
+    assert broker.news() == news

@@ -1727,19 +1727,15 @@ def test_each_phone_offers_exactly_what_the_rules_allow_now(app):
 
 def test_a_pause_stops_the_cut_clock_on_every_screen(app):
     """While the host has the table paused no clock runs down, for the cut or the bank, on the
-    phones or the TV, and the phones' own regions are told to redraw (their fingerprint
-    changes)."""
+    phones or the TV."""
     night = Night(app, "Ana", "Ben", "Eva")
     night.open_bank("Ana", 30)
     cut_clock = 'aria-label="time left to cut"'
     bank_clock = 'aria-label="time left for this bank"'
-    mark = re.compile(r'id="status"[^>]*data-mine="([0-9a-f]+)"')
-    before = mark.search(night.page("Eva").get_data(as_text=True))[1]
     assert cut_clock in night.page("Eva").get_data(as_text=True)
     assert night.host_do("pause").status_code == 303
     paused = night.page("Eva").get_data(as_text=True)
     assert cut_clock not in paused and bank_clock not in paused
-    assert mark.search(paused)[1] != before
     tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
     assert cut_clock not in tv and bank_clock not in tv
     assert night.host_do("resume").status_code == 303

@@ -1,47 +1,81 @@
-"""The view the templates draw from (views.common.table_view): what every seat sees alike is
-worked out once per version, for a second at most, and a seat adds its own part to it."""
+"""The view the templates draw from (views.common.table_view): the view every screen shares
+depends on the table's version alone, and a seat's own part on the time as well."""
 
 from __future__ import annotations
 
-import copy
+import time
 
-from montones_helpers import Night, put_state
+import pytest
+from montones_helpers import Night
 
-from montones import service
+from montones import create_app, service
+from montones.clock import ManualClock
+from montones.config import TestConfig
 from montones.views import common
 
 
-def test_the_seats_of_one_version_share_one_view_and_each_has_its_own_part(app):
+@pytest.fixture
+def clock():
+    return ManualClock(start=time.time())  # the service still stamps the bank with the time
+
+
+@pytest.fixture
+def app(tmp_path, clock):
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'montones.sqlite'}"
+        CLOCK = clock
+
+    return create_app(Config)
+
+
+@pytest.fixture
+def settled(app):
+    night = Night(app, "Ana", "Ben", "Eva", tenure=60)
+    night.to_betting("Ana", bank=30)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Eva", "choose", heap=3)
+    night.ok("Ana", "close")
+    return night
+
+
+def test_each_seat_has_its_own_part(app):
     night = Night(app, "Ana", "Ben", "Eva")
     night.to_betting("Ana", bank=30)
     with app.test_request_context("/"):
         table = service.get_table(night.code)
         everyone = common.table_view(table)
         ben = common.table_view(table, night.seats["Ben"])
-        eva = common.table_view(table, night.seats["Eva"])
         assert everyone["me"] is None
-        assert ben["heaps"] is everyone["heaps"] is eva["heaps"]  # worked out once
-        assert ben["me"]["id"] == night.seats["Ben"] and eva["me"]["id"] == night.seats["Eva"]
-        assert (
-            "bet" in ben["me"]["can"]
-            and "bet" not in common.table_view(table, night.seats["Ana"])["me"]["can"]
-        )  # the banker does not bet
+        assert ben["me"]["id"] == night.seats["Ben"]
+        assert ben["heaps"] == everyone["heaps"]
+        assert "bet" in ben["me"]["can"]
+        assert "bet" not in common.table_view(table, night.seats["Ana"])["me"]["can"]
 
 
-def test_a_view_is_worked_out_again_for_another_state_or_after_a_second(app, monkeypatch):
-    night = Night(app, "Ana", "Ben", "Eva")
-    night.to_betting("Ana", bank=30)
+def test_the_view_every_screen_shares_does_not_change_with_the_time(app, clock, settled):
     with app.test_request_context("/"):
-        table = service.get_table(night.code)
-        first = common.table_view(table)
-        assert common.table_view(table) is first
-        monkeypatch.setattr(common, "VIEW_KEPT", -1.0)
-        assert common.table_view(table) is not first
-        monkeypatch.undo()
-        kept = common.table_view(table)
-        stacked = copy.deepcopy(table.state)
-        stacked["players"][night.seats["Ben"]]["chips"] = 7
-        put_state(table, stacked)  # the same version, another state (test set-up)
-        again = common.table_view(service.get_table(night.code), night.seats["Ben"])
-        assert again["me"]["chips"] == 7
-        assert common.table_view(service.get_table(night.code)) is not kept
+        table = service.get_table(settled.code)
+        before = common.table_view(table)
+        clock.advance(2 * 60 * 60)  # the bank's time is long up
+        assert common.table_view(table) == before
+        assert before["bank"]["ends_at"]  # the clock it shows is a deadline the page counts
+
+
+def test_a_seats_view_takes_the_time_a_bank_whose_time_is_up_closes(app, clock, settled):
+    with app.test_request_context("/"):
+        table = service.get_table(settled.code)
+        assert not common.table_view(table, settled.seats["Ana"])["bank"]["closing"]
+        clock.advance(61 * 60)
+        assert common.table_view(table, settled.seats["Ana"])["bank"]["closing"]
+
+
+def test_the_bankers_bar_offers_to_close_the_bank_once_its_time_is_up(clock, settled):
+    def bar() -> str:
+        answer = settled.clients["Ana"].get(
+            f"/t/{settled.code}/p/mine", headers={"HX-Request": "true"}
+        )
+        return answer.get_data(as_text=True)
+
+    assert "Gather and deal the next hand" in bar()
+    clock.advance(61 * 60)  # no new version: the time alone
+    assert "Close the bank" in bar()

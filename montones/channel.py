@@ -1,0 +1,69 @@
+"""The live channel of an app: how every open screen learns of each change at its table.
+
+One :class:`Channel` per app, in ``app.extensions["live"]`` (made by :func:`init_app`), holds:
+
+- ``broker``: the versions published by the service and released at a pace
+  (:mod:`montones.broker`);
+- ``renders``: what each table at each version renders to, for each kind of screen and
+  language, rendered once (:mod:`montones.renders`);
+- the fan-out: the one thread that writes every screen's updates (:mod:`montones.fanout`),
+  started by the first screen and stopping when the last one goes; with PostgreSQL, the
+  broker's listener thread runs while it does.
+
+What a screen is sent (the fan-out's glue) is the views' to say: :mod:`montones.views.updates`.
+Nothing of it is module state: two apps (two tests) share nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Flask, current_app
+
+from montones.broker import Broker
+from montones.fanout import Fanout, Glue, Screen
+from montones.renders import Renders
+
+
+class Channel:
+    def __init__(self, app: Flask):
+        self.app = app
+        self.clock = app.extensions["clock"]
+        self.broker = Broker(self.clock)
+        self.renders = Renders()
+        self._fanout: Fanout | None = None
+        self._lock = threading.Lock()
+
+    def serve(self, screen: Screen, glue: Glue) -> Fanout:
+        """Hand an open screen to the fan-out thread (starting one if none runs); returns the
+        fan-out serving it, to remove it from when its stream ends."""
+        with self._lock:
+            if self._fanout is None or not self._fanout.add(screen):
+                self._fanout = Fanout(self.broker, self.clock, self.app.app_context, glue)
+                self._fanout.add(screen)
+            fanout = self._fanout
+        uri = self.app.config["SQLALCHEMY_DATABASE_URI"]
+        if uri.startswith("postgresql"):  # other workers' changes, while there are screens
+            self.broker.listen(uri, self.serving)
+        return fanout
+
+    def serving(self) -> bool:
+        """Whether a fan-out thread serves screens now."""
+        fanout = self._fanout
+        return fanout is not None and fanout.running
+
+    def close(self) -> None:
+        """Stop the fan-out thread, if one runs."""
+        with self._lock:
+            fanout, self._fanout = self._fanout, None
+        if fanout is not None:
+            fanout.close()
+
+
+def of(app: Flask | None = None) -> Channel:
+    """The live channel of ``app`` (the current app by default)."""
+    return (app or current_app).extensions["live"]
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["live"] = Channel(app)

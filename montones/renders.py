@@ -1,0 +1,42 @@
+"""The render cache: what is rendered for a table at a version, rendered once.
+
+Keyed by (table code, version, kind of screen, language): a table at a version never changes
+(:class:`~montones.snapshot.Snapshot`), so neither does what it renders to, and every screen of
+a kind that shows that version shares one render. Nothing in it depends on the time: clocks are
+rendered as deadlines the page counts down itself. The newest ``KEPT`` renders are kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+KEPT = 512  # renders: a few per version of every table that has screens open
+
+
+class Renders:
+    def __init__(self, kept: int = KEPT):
+        self.kept = kept
+        self._renders: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str, str], render: Callable[[], Any]) -> Any:
+        """The render kept for ``key``, or ``render()``'s, kept from now on. Two threads that
+        ask at once may both render: they render the same thing, and the fan-out thread, which
+        asks for nearly all of them, asks one at a time."""
+        found = self._renders.get(key)  # one dict lookup needs no lock
+        if found is None:
+            found = render()
+            with self._lock:
+                self._renders[key] = found
+                while len(self._renders) > self.kept:
+                    self._renders.popitem(last=False)
+        return found
+
+    def __contains__(self, key: tuple) -> bool:
+        return key in self._renders
+
+    def __len__(self) -> int:
+        return len(self._renders)

@@ -1,0 +1,141 @@
+"""What a live screen is sent when its table moves: the fan-out's glue (see :mod:`montones.fanout`).
+
+What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
+table, version, kind of screen and language, in the live channel's render cache, and pushed in
+the events themselves: forty screens cost one render, not forty. A phone's update ends with
+``mine``, on which the phone fetches its own regions (its chips, its action bar); the host's
+page is told the version (``changed``) and fetches what it shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import current_app
+from flask_babel import force_locale
+
+from montones import channel, history, service
+from montones.fanout import Screen
+from montones.snapshot import Snapshot
+from montones.views import tv as tv_views
+from montones.views.common import block_drawer, join_url, table_view
+
+# What each kind of screen receives in its events: (event name, page template, block).
+SHARED = {
+    "phone": [("felt", "play/table.html", "felt"), ("odds", "play/table.html", "odds")],
+    "tv": [
+        ("tv_status", "tv/table.html", "tv_status"),
+        ("felt", "tv/table.html", "felt"),
+        ("players", "tv/table.html", "players"),
+        ("recent", "tv/table.html", "recent"),
+    ],
+}
+
+
+class Render:
+    """What every screen of a kind shows of a table at a version: its blocks, and the same
+    blocks as the events a stream sends."""
+
+    __slots__ = ("blocks", "events")
+
+    def __init__(self, blocks: dict[str, str]):
+        self.blocks = blocks
+        # A block with nothing in it for this game (Montones' odds) is not sent.
+        self.events = "".join(event(name, html) for name, html in blocks.items() if html.strip())
+        self.events = self.events.encode()
+
+
+def shared(table, screen: str, locale: str) -> Render:
+    """The render of ``table`` for every screen of kind ``screen`` in ``locale`` (in a request
+    context: the blocks hold links)."""
+    return channel.of().renders.get(
+        (table.code, table.version, screen, locale), lambda: _render(table, screen)
+    )
+
+
+def _render(table, screen: str) -> Render:
+    context = {
+        "table": table,
+        "v": table_view(table),
+        "stage": service.stage(table.state),
+        "nonce": f"v{table.version}",
+        "join_url": join_url(table),
+        "oob": False,
+        "tv": screen == "tv",
+        "phone": screen == "phone",
+        "recent": history.hands(table, limit=tv_views.RECENT) if screen == "tv" else [],
+    }
+    drawers = {template: block_drawer(template, context) for _n, template, _b in SHARED[screen]}
+    return Render({name: drawers[template](block) for name, template, block in SHARED[screen]})
+
+
+def phone_block(table, block: str, locale: str, oob: bool) -> str | None:
+    """A block every phone shows alike (the felt, the odds) as the streams push it (rendered
+    once); None for a block of the phone's own."""
+    if block not in (name for name, _template, _block in SHARED["phone"]):
+        return None
+    html = shared(Snapshot.of(table), "phone", locale).blocks[block]
+    if html and oob:
+        return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
+    return html
+
+
+# --- the fan-out's glue ------------------------------------------------------------------------
+
+
+def snapshot(code: str, released: int) -> Snapshot:
+    """The table at its released version, as released (so every screen shows the same one),
+    or read from the database when its writer was another process; then kept in the broker,
+    for the next screen to connect."""
+    broker = channel.of().broker
+    found = broker.released(code)
+    if found is None or found.version < released:
+        found = Snapshot.of(service.get_table(code))
+        broker.publish(found.code, found.version, found)
+    return found
+
+
+def update(screen: Screen, table: Snapshot) -> bytes:
+    about = screen.about
+    kind, locale = about["screen"], about["locale"]
+    if kind == "host":
+        return f"event: changed\ndata: {table.version}\n\n".encode()
+    live = channel.of()
+    key = (table.code, table.version, kind, locale)
+    if key in live.renders:
+        data = shared(table, kind, locale).events
+    else:
+        # Rendered as for the screen's own request: its address (the links in the blocks) and
+        # its language.
+        with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
+            data = shared(table, kind, locale).events
+    if about["seat"] is not None:
+        data += b"event: mine\ndata: %d\n\n" % table.version
+    return data
+
+
+def deadline(table: Snapshot) -> float | None:
+    return service.clock_deadline(table)
+
+
+def tick(code: str) -> None:
+    service.tick(code)
+
+
+# A line break and the spaces, tabs and line breaks after it. Written to start with a plain
+# character: a pattern that starts with a class ("[\r\n]+") is tried at every position, several
+# times slower on a phone's felt; a "\r" is made a "\n" first. Not "\s", which takes in the
+# no-break spaces of numbers written the French way.
+_LINE_BREAKS = re.compile(r"\n[ \t\n]*")
+
+
+def event(name: str, html: str) -> str:
+    """One SSE event carrying a block of HTML on one ``data:`` line.
+
+    A line break and the indent after it are white space like a single space wherever our
+    blocks have them (between tags, in text and in attribute values; none holds a <pre> or a
+    <textarea>): a block of a few hundred lines would be that many ``data:`` lines for every
+    screen to take apart again.
+    """
+    data = _LINE_BREAKS.sub(" ", html.replace("\r", "\n")).strip()
+    return f"event: {name}\ndata: {data}\n\n"

@@ -1,0 +1,124 @@
+"""The live stream through Flask's test client: the same fan-out thread as under gunicorn,
+writing to a socket pair the request relays (montones/views/stream.py)."""
+
+from __future__ import annotations
+
+import pytest
+from montones_helpers import Night
+
+from montones import channel, create_app
+from montones.config import TestConfig
+from montones.views import updates
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('stream') / 'm.sqlite'}"
+        STREAM_MAX_SECONDS = 10  # a stream that never sends what a test waits for ends
+
+    return create_app(Config)
+
+
+@pytest.fixture(scope="module")
+def night(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    return night
+
+
+class Stream:
+    """An open stream, read an event at a time."""
+
+    def __init__(self, client, url):
+        self.response = client.get(url, buffered=False, headers={"Accept-Language": "en"})
+        assert self.response.mimetype == "text/event-stream"
+        self.chunks = iter(self.response.response)
+        self.pending = ""
+
+    def events(self, until):
+        """(name, data) of each event until one named ``until`` (that one included)."""
+        got = []
+        while True:
+            while "\n\n" not in self.pending:
+                chunk = next(self.chunks)
+                self.pending += chunk.decode() if isinstance(chunk, bytes) else chunk
+            block, self.pending = self.pending.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+            if "event" in fields:
+                got.append((fields["event"], fields.get("data", "")))
+                if fields["event"] == until:
+                    return got
+
+    def close(self):
+        self.response.close()
+
+
+def url(night, screen: str, version: int) -> str:
+    return f"/t/{night.code}/stream?screen={screen}&v={version}"
+
+
+def test_every_change_reaches_a_phone_as_its_felt_then_mine(night):
+    version = night.state()["version"]
+    stream = Stream(night.clients["Ben"], url(night, "phone", version))
+    try:
+        night.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
+        events = stream.events(until="mine")
+        assert [name for name, _data in events] == ["felt", "mine"]
+        assert "Eva" in events[0][1] and events[1][1] == str(version + 1)
+        night.ok("Eva", "withdraw", bet=night.state()["hand"]["bets"][-1]["id"])
+        assert [name for name, _ in stream.events(until="mine")] == ["felt", "mine"]
+    finally:
+        stream.close()
+
+
+def test_the_tv_gets_its_regions_and_no_mine(night):
+    stream = Stream(night.host, url(night, "tv", 0))
+    try:
+        events = stream.events(until="recent")
+        assert [name for name, _data in events] == ["tv_status", "felt", "players", "recent"]
+    finally:
+        stream.close()
+
+
+def test_the_host_page_is_told_the_version(night):
+    stream = Stream(night.host, url(night, "host", 0))
+    try:
+        assert stream.events(until="changed") == [("changed", str(night.state()["version"]))]
+    finally:
+        stream.close()
+
+
+def test_the_phones_of_one_language_share_one_render_of_a_version(night, monkeypatch):
+    rendered = []
+    render = updates._render
+    monkeypatch.setattr(updates, "_render", lambda *a: rendered.append(a[1:]) or render(*a))
+    night.ok("Eva", "tap", heap=2, mode="bet", amount=1, custom="")  # a version not rendered yet
+    streams = [Stream(night.clients[name], url(night, "phone", 0)) for name in ("Ben", "Eva")]
+    try:
+        felts = [dict(stream.events(until="mine"))["felt"] for stream in streams]
+        assert felts[0] == felts[1]
+        assert rendered == [("phone",)]
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_the_fan_out_thread_ends_with_the_last_stream(app, night):
+    stream = Stream(night.clients["Ben"], url(night, "phone", 0))
+    stream.events(until="mine")
+    live = channel.of(app)
+    assert live.serving()
+    stream.close()
+    thread = live._fanout.thread
+    thread.join(5)
+    assert not thread.is_alive() and not live.serving()
+
+
+def test_two_apps_share_no_live_channel(app, tmp_path):
+    class Other(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'other.sqlite'}"
+
+    other = create_app(Other)
+    assert channel.of(other) is not channel.of(app)
+    assert channel.of(other).broker is not channel.of(app).broker
