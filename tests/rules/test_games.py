@@ -73,3 +73,14 @@ def test_no_template_picks_a_game_by_name():
             if re.search(r"game\s*(==|!=)", line) or NAMES_A_GAME.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_a_games_templates_use_no_other_games_templates():
+    """What two games draw alike is in templates/games/_*.html, not borrowed from one of them."""
+    found = []
+    for name in GAMES:
+        for path in (ROOT / "templates" / "games" / name).glob("*.html"):
+            for other in re.findall(r"games/(\w+)/", path.read_text()):
+                if other != name:
+                    found.append(f"{path.relative_to(ROOT)} uses games/{other}/")
+    assert not found, "\n".join(found)
