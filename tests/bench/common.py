@@ -1,7 +1,7 @@
 """What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
 
 Not a test module: pytest does not collect tests/bench/. Every script starts the real server
-exactly as ``montones serve`` does (tests/liveserver.py: gunicorn, 1 worker, gthread, its threads)
+exactly as ``montones serve`` does (tests/helpers/liveserver.py: gunicorn, 1 worker, gthread, its threads)
 on loopback, in a temporary folder, and talks to it only through HTTP, as browsers would.
 """
 
@@ -27,11 +27,10 @@ import httpx
 BENCH_DIR = Path(__file__).resolve().parent
 TESTS_DIR = BENCH_DIR.parent
 REPO = TESTS_DIR.parent
-sys.path.insert(0, str(TESTS_DIR))
-
-from liveserver import free_port, start_server  # noqa: E402
+sys.path.insert(0, str(REPO))  # a script: the tests' helpers are the package tests.helpers
 
 from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `montones serve` uses)
+from tests.helpers.liveserver import free_port, start_server  # noqa: E402
 
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')

@@ -8,7 +8,8 @@ import os
 import shutil
 
 import pytest
-from liveserver import free_port, start_server, stop_server
+
+from tests.helpers.liveserver import free_port, start_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

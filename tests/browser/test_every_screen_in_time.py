@@ -13,7 +13,8 @@ import time
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
-from screens import PHONE, TV, join
+
+from tests.helpers.screens import PHONE, TV, join
 
 LIMIT = 1.0  # seconds from the click to the last screen showing the change
 SETUP = 10_000  # ms: the steps before the timed ones

@@ -3,7 +3,8 @@
 import re
 
 from playwright.sync_api import expect
-from screens import PHONE, TV, join, screenshot
+
+from tests.helpers.screens import PHONE, TV, join, screenshot
 
 TIMEOUT = 10_000
 

@@ -5,7 +5,8 @@ import sqlite3
 import threading
 
 import pytest
-from liveserver import create_table, free_port, seat, start_server, stop_server
+
+from tests.helpers.liveserver import create_table, free_port, seat, start_server, stop_server
 
 PUNTERS = 30
 CHIPS = 50

@@ -11,7 +11,14 @@ import sqlite3
 import threading
 import time
 
-from liveserver import create_table, free_port, kill_server, seat, start_server, stop_server
+from tests.helpers.liveserver import (
+    create_table,
+    free_port,
+    kill_server,
+    seat,
+    start_server,
+    stop_server,
+)
 
 KILLS = 20
 

@@ -3,7 +3,14 @@
 import json
 import sqlite3
 
-from liveserver import create_table, free_port, kill_server, seat, start_server, stop_server
+from tests.helpers.liveserver import (
+    create_table,
+    free_port,
+    kill_server,
+    seat,
+    start_server,
+    stop_server,
+)
 
 
 def read_state(db_path, code):

@@ -11,10 +11,10 @@ import time
 import httpx
 import segno
 from flask import Flask
-from liveserver import free_port, stop_server
 
 from montones import create_app
 from montones.cli import main
+from tests.helpers.liveserver import free_port, stop_server
 
 
 def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):

@@ -4,7 +4,8 @@ import threading
 import time
 
 import httpx
-from liveserver import create_table, free_port, seat, start_server, stop_server
+
+from tests.helpers.liveserver import create_table, free_port, seat, start_server, stop_server
 
 
 def test_live_updates_cross_workers(tmp_path, postgres_url):

@@ -3,11 +3,10 @@
 import copy
 import hashlib
 
-from tables import NOW, MonteTable, Table
-
 from montones.rules import audit, fairness, heaps, monte
 from montones.rules.cards import SPANISH, cut
 from montones.rules.scenario import replay
+from tests.helpers.tables import NOW, MonteTable, Table
 
 
 def settle(t, *steps):

@@ -1,11 +1,11 @@
 """One test per rule of RULES.md, "Monte (Foster's Complete Hoyle)"."""
 
 import pytest
-from tables import NOW, MonteTable, monte_deck
 
 from montones.rules import RulesError, monte
 from montones.rules.cards import FRENCH
 from montones.rules.monte import settle_coup
+from tests.helpers.tables import NOW, MonteTable, monte_deck
 
 FOSTER = {"two_card": False, "generous": False}
 

@@ -4,11 +4,11 @@ import json
 import secrets
 
 import pytest
-from tables import NOW, Table
 
 from montones.rules import RulesError, heaps
 from montones.rules.cards import SPANISH
 from montones.rules.heaps import settle_hand
+from tests.helpers.tables import NOW, Table
 
 
 def heap_bets(*bets):

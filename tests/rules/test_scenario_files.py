@@ -42,8 +42,6 @@ def _load(path):
 
 
 def _replay(scenario):
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
     from montones.rules.scenario import replay
 
     return replay(copy.deepcopy(scenario))

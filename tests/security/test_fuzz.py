@@ -25,7 +25,10 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from security_helpers import (
+
+from montones import service
+from montones.rules.games import game
+from tests.helpers.security import (
     HX,
     Checkpoint,
     browser,
@@ -35,9 +38,6 @@ from security_helpers import (
     snapshot,
     table_in,
 )
-
-from montones import service
-from montones.rules.games import game
 
 TRIED: Counter = Counter()  # payloads posted, by target
 ACCEPTED: Counter = Counter()  # of which the app accepted (and the test then undid)

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from security_helpers import HX, browser, host_secret, make_app, table_in
+
+from tests.helpers.security import HX, browser, host_secret, make_app, table_in
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"

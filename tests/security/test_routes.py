@@ -3,7 +3,7 @@
 The routes are read from ``app.url_map``: a route that accepts anything but GET/HEAD/OPTIONS and
 is not in ``STATE_CHANGING`` fails the suite, and so does an action of the rules
 (each game's ``ACTIONS``) that no row of ``MATRIX`` exercises. Each row is a table of one game in
-one phase (see ``security_helpers``), a POST, and what each of the five actors gets:
+one phase (see ``tests.helpers.security``), a POST, and what each of the five actors gets:
 
     anonymous  a browser with a session and its CSRF token, but no seat and no host secret
     A, B       two punters (A cuts when the phase is the cut; B owns the bet on the table)
@@ -12,7 +12,7 @@ one phase (see ``security_helpers``), a POST, and what each of the five actors g
 
 Whenever the answer is not an allow, nothing may change: the table's state, switches, seats and
 their secrets, its ledger totals and action count, and the number of tables, seats, actions and
-ledger rows in the whole database (``security_helpers.snapshot``).
+ledger rows in the whole database (``tests.helpers.security.snapshot``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 import pytest
 from flask.sessions import SecureCookieSessionInterface
-from security_helpers import (
+
+from montones.rules.games import GAMES
+from tests.helpers.security import (
     ACTORS,
     browser,
     csrf_of,
@@ -36,8 +38,6 @@ from security_helpers import (
     snapshot,
     table_in,
 )
-
-from montones.rules.games import GAMES
 
 
 @pytest.fixture(scope="module")

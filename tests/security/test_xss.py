@@ -23,9 +23,9 @@ from xml.etree import ElementTree
 
 import pytest
 from markupsafe import escape
-from security_helpers import HX, MonteNight, Night, browser, make_app, notice, snapshot
 
 from montones.rules import monte
+from tests.helpers.security import HX, MonteNight, Night, browser, make_app, notice, snapshot
 
 NAME_MAX, TABLE_MAX = 24, 60
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}

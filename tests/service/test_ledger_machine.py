@@ -43,7 +43,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from sqlalchemy import func, select
-from views.montones_helpers import HX, Night, csrf_of, notice
 
 from montones import create_app, service
 from montones.config import TestConfig, database_uri
@@ -51,6 +50,7 @@ from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
 from montones.rules import heaps, monte
 from montones.rules.games import GAMES as ENGINES
+from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
 MAX_SEATS = 6  # seats at a table, kicked players' included

@@ -8,11 +8,10 @@ import re
 from xml.etree import ElementTree
 
 import pytest
-from montones_helpers import Night
-from test_monte_actions import MonteNight
 
 from montones import create_app, service
 from montones.config import TestConfig
+from tests.helpers.nights import MonteNight, Night
 
 SVG = "{http://www.w3.org/2000/svg}"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}

@@ -5,9 +5,8 @@ import hashlib
 import json
 import re
 
-from montones_helpers import HX, Night
-
 from montones.rules import audit
+from tests.helpers.nights import HX, Night
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
 

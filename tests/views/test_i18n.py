@@ -12,10 +12,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
-from montones_helpers import HX, Night, flashed, fresh_token, notice
 
 from montones import service
 from montones.rules import RulesError
+from tests.helpers.nights import HX, Night, flashed, fresh_token, notice
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "montones/translations/es/LC_MESSAGES"

@@ -17,7 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from montones_helpers import (
+from sqlalchemy import func, select
+
+from montones import create_app
+from montones.config import TestConfig
+from montones.extensions import db
+from montones.models import Action, GameTable
+from montones.rules import heaps as engine
+from montones.rules.games import game
+from tests.helpers.nights import (
     HX,
     REJOIN,
     Night,
@@ -27,14 +35,6 @@ from montones_helpers import (
     fresh_token,
     notice,
 )
-from sqlalchemy import func, select
-
-from montones import create_app
-from montones.config import TestConfig
-from montones.extensions import db
-from montones.models import Action, GameTable
-from montones.rules import heaps as engine
-from montones.rules.games import game
 
 JOIN_FIRST = "Join the table first."
 GONE = "You are no longer at this table."  # a seat the host kicked

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from montones_helpers import HX, Night
-from test_monte_actions import MonteNight
+
+from tests.helpers.nights import HX, MonteNight, Night
 
 QUICK = re.compile(r'<input type="radio" name="amount" value="(\w+)"')
 CHOSEN = re.compile(r'<input type="radio" name="amount" value="(\w+)" checked')

@@ -9,11 +9,10 @@ import html
 import re
 
 import pytest
-from montones_helpers import HX, Night, put_state
-from test_monte_actions import MonteNight
 
 from montones import service
 from montones.rules.cards import FRENCH
+from tests.helpers.nights import HX, MonteNight, Night, put_state
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
 ENGLISH = {"Accept-Language": "en"}

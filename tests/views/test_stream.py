@@ -4,11 +4,11 @@ writing to a socket pair the request relays (montones/views/stream.py)."""
 from __future__ import annotations
 
 import pytest
-from montones_helpers import Night
 
 from montones import channel, create_app
 from montones.config import TestConfig
 from montones.views import updates
+from tests.helpers.nights import Night
 
 
 @pytest.fixture(scope="module")

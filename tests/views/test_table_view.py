@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 
 import pytest
-from montones_helpers import Night
 
 from montones import create_app, service
 from montones.clock import ManualClock
 from montones.config import TestConfig
 from montones.views import common
+from tests.helpers.nights import Night
 
 
 @pytest.fixture

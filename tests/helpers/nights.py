@@ -21,6 +21,9 @@ from montones import broker, service
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry, Player
 from montones.rules import heaps as engine
+from montones.rules import monte
+from montones.rules.cards import FRENCH
+from montones.rules.fairness import new_shuffle
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
@@ -288,4 +291,120 @@ class Night:
                 a, b = where, bottom
                 heaps[a[0]][a[1]], heaps[b[0]][b[1]] = heaps[b[0]][b[1]], heaps[a[0]][a[1]]
             assert all(heaps[h - 1][-1] == c for h, c in bottoms.items())
+            put_state(table, state)
+
+
+def monte_form(token, chips=100, **settings):
+    """The lobby's form for a Monte table as a host fills it in: True ticks a box."""
+    form = {
+        "csrf_token": token,
+        "game": "monte",
+        "name": "Monte night",
+        "chips": str(chips),
+        "bank_size": "50",
+        "min_bet": "1",
+        "max_bet": "10",
+        "banks_each": "1",
+    }
+    for key, value in settings.items():
+        if value is True:
+            form[key] = "on"
+        elif value is not False:
+            form[key] = str(value)
+    return form
+
+
+class MonteNight:
+    def __init__(self, app, *names, chips=100, **settings):
+        self.app = app
+        self.host = app.test_client()
+        self.host_token = csrf_of(self.host.get("/"))
+        response = self.host.post("/tables", data=monte_form(self.host_token, chips, **settings))
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.code = re.search(r"/t/([A-Z]{4})/host$", response.location).group(1)
+        self.clients, self.tokens, self.seats = {}, {}, {}
+        for name in names:
+            client = app.test_client()
+            token = csrf_of(client.get(f"/t/{self.code}/join"))
+            before = set(self.state()["players"])
+            joined = client.post(f"/t/{self.code}/join", data={"csrf_token": token, "name": name})
+            assert joined.status_code == 303, joined.get_data(as_text=True)
+            (seat,) = set(self.state()["players"]) - before
+            self.clients[name], self.tokens[name], self.seats[name] = client, token, seat
+
+    def name_of(self, seat):
+        return next(name for name, s in self.seats.items() if s == seat)
+
+    def do(self, name, kind, **fields):
+        data = {k: str(v) for k, v in fields.items()}
+        data["csrf_token"] = self.tokens[name]
+        return self.clients[name].post(f"/t/{self.code}/a/{kind}", data=data, headers=HX)
+
+    def host_do(self, kind, **fields):
+        data = {k: str(v) for k, v in fields.items()}
+        data["csrf_token"] = self.host_token
+        return self.host.post(f"/t/{self.code}/host/{kind}", data=data)
+
+    def state(self):
+        with self.app.app_context():
+            return copy.deepcopy(service.get_table(self.code).state)
+
+    def stage(self):
+        return service.stage(self.state())
+
+    def snapshot(self):
+        """The state, the ledger and the action count: what any request could change."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            count = db.session.execute(
+                select(func.count(Action.id)).where(Action.table_id == table.id)
+            ).scalar_one()
+            return json.dumps(
+                {"state": table.state, "ledger": service.ledger_totals(table), "actions": count},
+                sort_keys=True,
+            )
+
+    # --- the steps of a bank --------------------------------------------------------------
+
+    @property
+    def banker(self):
+        return self.name_of(self.state()["banker"])
+
+    @property
+    def punters(self):
+        return [name for name in self.seats if name != self.banker]
+
+    def draw(self):
+        assert self.host_do("draw").status_code == 303
+        assert self.state()["phase"] == monte.BANK
+
+    def put_up(self, amount=50):
+        response = self.do(self.banker, "bank", amount=amount, stage=self.stage())
+        assert response.status_code == 200, notice(response)
+
+    def cut(self, position=20):
+        cutter = self.name_of(self.state()["cutter"])
+        response = self.do(cutter, "cut", position=position, stage=self.stage())
+        assert response.status_code == 200, notice(response)
+        assert self.state()["phase"] == monte.BETTING
+
+    def betting(self, bank=50):
+        """From a new table to the first coup's bets."""
+        self.draw()
+        self.put_up(bank)
+        self.cut()
+
+    def tap(self, name, layout, amount, **extra):
+        return self.do(name, "tap", layout=layout, amount=amount, stage=self.stage(), **extra)
+
+    def stack(self, top, bottom, gate, position=20):
+        """Stack the shuffled deck so that the cut at ``position`` deals ``top`` and ``bottom``
+        (bottom card first) and turns ``gate`` (test setup, before the cut; never a route)."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            state = copy.deepcopy(table.state)
+            middle = [c for c in FRENCH.codes if c not in (*top, *bottom, gate)]
+            dealt = [*top, *middle, gate, *reversed(bottom)]
+            state["deck"] = dealt[-position:] + dealt[:-position]  # the cut makes it ``dealt``
+            state["shuffle"] = new_shuffle(state["deck"])
             put_state(table, state)

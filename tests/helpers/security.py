@@ -12,9 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from sqlalchemy import delete, func, select
 
@@ -30,13 +28,7 @@ from montones.models import (
     append_only_triggers,
 )
 from montones.rules import monte
-
-# The helpers of tests/views, under the module names tests/views' own tests import them by.
-_VIEWS = str(Path(__file__).resolve().parent.parent / "views")
-if _VIEWS not in sys.path:
-    sys.path.insert(0, _VIEWS)
-from montones_helpers import HX, Night, csrf_of, flashed, notice  # noqa: E402
-from test_monte_actions import MonteNight  # noqa: E402
+from tests.helpers.nights import HX, MonteNight, Night, csrf_of, flashed, notice
 
 __all__ = ["HX", "csrf_of", "flashed", "notice"]
 
