@@ -8,19 +8,24 @@ from montones.clock import ManualClock
 from montones.config import TestConfig
 
 
-@pytest.fixture
-def app(tmp_path):
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """One app per test module, on its own SQLite file: each test makes its own tables."""
+
     class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'montones.sqlite'}"
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('db') / 'montones.sqlite'}"
 
     return create_app(Config)
 
 
 @pytest.fixture
 def clock(app):
-    """The app's clock, standing still until the test moves it on (``clock.advance``)."""
+    """The app's clock, standing still until the test moves it on (``clock.advance``), for
+    this test only."""
+    kept = app.extensions["clock"]
     app.extensions["clock"] = manual = ManualClock()
-    return manual
+    yield manual
+    app.extensions["clock"] = kept
 
 
 @pytest.fixture

@@ -7,15 +7,16 @@ from montones import create_app
 from montones.config import TestConfig
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def database_url(request, tmp_path_factory):
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'montones.sqlite'}"
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'montones.sqlite'}"
     return request.getfixturevalue("postgres_url")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def app(database_url):
+    """One app per test module and database: each test makes its own tables."""
     from montones.config import database_uri
 
     class Config(TestConfig):
