@@ -12,7 +12,9 @@ from montones.broker import Broker
 from montones.clock import ManualClock
 
 CODE = "ABCD"
-MIN_GAP, MAX_GAP, QUIET = 0.25, 1.0, 2.5  # each a sum of powers of two: no rounding
+# Each a sum of powers of two: no rounding.
+MIN_GAP, MAX_GAP, QUIET = 0.25, 1.0, 4.0
+MIN_TELL_GAP, MAX_TELL_GAP = 0.5, 2.0
 
 
 @pytest.fixture
@@ -22,7 +24,14 @@ def clock():
 
 @pytest.fixture
 def broker(clock):
-    return Broker(clock, min_gap=MIN_GAP, max_gap=MAX_GAP, quiet=QUIET)
+    return Broker(
+        clock,
+        min_gap=MIN_GAP,
+        max_gap=MAX_GAP,
+        quiet=QUIET,
+        min_tell_gap=MIN_TELL_GAP,
+        max_tell_gap=MAX_TELL_GAP,
+    )
 
 
 def later(clock, broker, seconds: float) -> int:
@@ -49,48 +58,36 @@ def test_a_burst_goes_out_as_one_release_of_its_newest_version(clock, broker):
     assert later(clock, broker, 0.03125) == 4  # versions 2 and 3 were never released alone
 
 
-def test_the_gap_widens_while_changes_keep_coming_and_narrows_when_they_stop(clock, broker):
+def test_the_gap_doubles_while_releases_have_to_wait_for_it(clock, broker):
     broker.publish(CODE, 1)
     broker.publish(CODE, 2)
+    assert later(clock, broker, MIN_GAP) == 2  # it waited: the gap doubles
     broker.publish(CODE, 3)
-    assert later(clock, broker, MIN_GAP) == 3  # a release of two versions: the gap doubles
+    assert later(clock, broker, MIN_GAP) == 2  # the least gap would have released it
+    assert later(clock, broker, MIN_GAP) == 3  # twice that; it waited again: doubled again
     broker.publish(CODE, 4)
-    assert later(clock, broker, MIN_GAP) == 3  # the least gap would have released it
-    assert later(clock, broker, MIN_GAP) == 4  # twice that; a release of one version: halved
-    broker.publish(CODE, 5)
-    assert later(clock, broker, MIN_GAP) == 5
+    assert later(clock, broker, MAX_GAP - 0.125) == 3
+    assert later(clock, broker, 0.125) == 4  # never wider than the most
 
 
 def widen_to_the_most(clock, broker) -> int:
-    """Two releases of two versions each: the gap goes 0.25 -> 0.5 -> 1 s. The last version."""
+    """Two releases that wait for the gap: it goes 0.25 -> 0.5 -> 1 s. The last version."""
     broker.publish(CODE, 1)
-    version = 1
-    for gap in (MIN_GAP, 2 * MIN_GAP):
-        broker.publish(CODE, version + 1)
-        broker.publish(CODE, version + 2)
-        version += 2
-        assert later(clock, broker, gap) == version
-    return version
+    broker.publish(CODE, 2)
+    assert later(clock, broker, MIN_GAP) == 2
+    broker.publish(CODE, 3)
+    assert later(clock, broker, 2 * MIN_GAP) == 3
+    return 3
 
 
-def test_a_busy_tables_gap_halves_at_a_release_of_one_version(clock, broker):
+def test_a_release_that_need_not_wait_halves_the_gap(clock, broker):
     version = widen_to_the_most(clock, broker)
-    broker.publish(CODE, version + 1)  # alone in its release: the gap halves to 0.5 s, no less
-    assert later(clock, broker, MAX_GAP) == version + 1
+    clock.advance(MAX_GAP)  # the gap has passed, the table is not quiet yet
+    broker.publish(CODE, version + 1)
+    assert broker.released_version(CODE) == version + 1  # at once: the gap halves to 0.5 s
     broker.publish(CODE, version + 2)
     assert later(clock, broker, 0.375) == version + 1
     assert later(clock, broker, 0.125) == version + 2
-
-
-def test_the_gap_never_passes_the_most(clock, broker):
-    version = widen_to_the_most(clock, broker)
-    broker.publish(CODE, version + 1)
-    broker.publish(CODE, version + 2)  # a release of two again: 2 s, held to 1
-    assert later(clock, broker, MAX_GAP) == version + 2
-    broker.publish(CODE, version + 3)
-    broker.publish(CODE, version + 4)
-    assert later(clock, broker, MAX_GAP - 0.125) == version + 2
-    assert later(clock, broker, 0.125) == version + 4
 
 
 def test_a_table_quiet_for_a_while_starts_again_from_the_least_gap(clock, broker):
@@ -130,3 +127,25 @@ def test_a_waiter_wakes_at_a_change_or_when_the_clock_moves_on(clock, broker):
     news = broker.news()
     broker.wait(news, seconds=60, real_limit=0.01)  # no news, the clock stands: real time ends it
     assert broker.news() == news
+
+
+def test_on_a_quiet_table_a_version_is_told_as_it_is_released(broker):
+    broker.publish(CODE, 1)
+    assert broker.told_version(CODE) == broker.released_version(CODE) == 1
+
+
+def test_tells_wait_for_a_wider_gap_than_releases_and_widen_while_they_wait(clock, broker):
+    broker.publish(CODE, 1)  # released and told at once
+    clock.advance(MIN_GAP)
+    broker.publish(CODE, 2)  # released at once; told only after the tells' gap
+    assert (broker.released_version(CODE), broker.told_version(CODE)) == (2, 1)
+    assert broker.release_due() == MIN_TELL_GAP
+    assert later(clock, broker, MIN_TELL_GAP - MIN_GAP) == 2
+    assert broker.told_version(CODE) == 2  # it waited: the tells' gap doubles to 1 s
+    clock.advance(MIN_GAP)
+    broker.publish(CODE, 3)  # released at once (the releases' gap has passed)
+    assert broker.released_version(CODE) == 3
+    assert later(clock, broker, 0.5) == 3
+    assert broker.told_version(CODE) == 2
+    later(clock, broker, 0.25)  # 1 s after the last tell
+    assert broker.told_version(CODE) == 3
