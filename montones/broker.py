@@ -10,9 +10,10 @@ Versions are released to the screens at a pace (:class:`Pace`), the same moment 
 of a table: a version published on a quiet table goes out at once; one that comes sooner than
 the gap after the last release waits for it, and the next release takes the newest version
 then. So every screen of a table shows the same version, whose shared HTML is rendered once, and
-a burst of taps costs each screen one update per release rather than one per tap. While releases
-have to wait, the gap doubles up to ``MAX_GAP``; a release that did not halves it, and a table
-quiet for ``QUIET`` is back to ``MIN_GAP``.
+a burst of taps costs each screen one update per release rather than one per tap. While versions
+keep coming faster than the releases (a release that takes several versions), the gap doubles up
+to ``MAX_GAP``; another release halves it, and a table quiet for ``QUIET`` is back to
+``MIN_GAP``.
 
 A released version is also *told*, at a pace of its own, to the screens that fetch something of
 their own when their table changes (a phone: its status line and action bar). Each tell costs
@@ -58,8 +59,9 @@ log = logging.getLogger(__name__)
 
 class Pace:
     """When the next release may go: at once on a quiet table; one that comes sooner than the
-    gap after the last waits for it, and the gap doubles (up to ``most``) while releases have
-    to wait, halves at one that did not, and is back at ``least`` after ``quiet``."""
+    gap after the last waits for it. The gap doubles (up to ``most``) at a release that waited
+    and takes several versions (a burst); it halves at one that takes a single version (a tap
+    that came a little early) or need not wait, and is back at ``least`` after ``quiet``."""
 
     def __init__(self, least: float, most: float, quiet: float):
         self.least, self.most, self.quiet = least, most, quiet
@@ -80,13 +82,13 @@ class Pace:
         return False
 
     def fallen_due(self, now: float) -> bool:
-        """True if the waiting release goes ``now`` (and the gap doubles: it had to wait)."""
-        if self.due is None or now < self.due:
-            return False
+        return self.due is not None and now >= self.due
+
+    def waited(self, now: float, burst: bool) -> None:
+        """The release that waited goes ``now``; ``burst``: it takes several versions."""
         self.due = None
-        self.gap = min(self.most, 2 * self.gap)
+        self.gap = min(self.most, 2 * self.gap) if burst else max(self.least, self.gap / 2)
         self.last = now
-        return True
 
 
 class Broker:
@@ -143,8 +145,10 @@ class Broker:
             due = []
             for code, (releases, tells) in self._paces.items():
                 if releases.fallen_due(now):
+                    releases.waited(now, self._versions[code] - self._released[code] > 1)
                     self._release(code, now)
                 if tells.fallen_due(now):
+                    tells.waited(now, self._released[code] - self._told[code] > 1)
                     self._told[code] = self._released[code]
                     self._notify()
                 due += [pace.due for pace in (releases, tells) if pace.due is not None]

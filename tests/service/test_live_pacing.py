@@ -58,36 +58,48 @@ def test_a_burst_goes_out_as_one_release_of_its_newest_version(clock, broker):
     assert later(clock, broker, 0.03125) == 4  # versions 2 and 3 were never released alone
 
 
-def test_the_gap_doubles_while_releases_have_to_wait_for_it(clock, broker):
+def test_the_gap_widens_while_changes_keep_coming_and_narrows_when_they_stop(clock, broker):
     broker.publish(CODE, 1)
     broker.publish(CODE, 2)
-    assert later(clock, broker, MIN_GAP) == 2  # it waited: the gap doubles
     broker.publish(CODE, 3)
-    assert later(clock, broker, MIN_GAP) == 2  # the least gap would have released it
-    assert later(clock, broker, MIN_GAP) == 3  # twice that; it waited again: doubled again
+    assert later(clock, broker, MIN_GAP) == 3  # a release of two versions: the gap doubles
     broker.publish(CODE, 4)
-    assert later(clock, broker, MAX_GAP - 0.125) == 3
-    assert later(clock, broker, 0.125) == 4  # never wider than the most
+    assert later(clock, broker, MIN_GAP) == 3  # the least gap would have released it
+    assert later(clock, broker, MIN_GAP) == 4  # twice that; a release of one version: halved
+    broker.publish(CODE, 5)
+    assert later(clock, broker, MIN_GAP) == 5
 
 
 def widen_to_the_most(clock, broker) -> int:
-    """Two releases that wait for the gap: it goes 0.25 -> 0.5 -> 1 s. The last version."""
+    """Two releases of two versions each: the gap goes 0.25 -> 0.5 -> 1 s. The last version."""
     broker.publish(CODE, 1)
-    broker.publish(CODE, 2)
-    assert later(clock, broker, MIN_GAP) == 2
-    broker.publish(CODE, 3)
-    assert later(clock, broker, 2 * MIN_GAP) == 3
-    return 3
+    version = 1
+    for gap in (MIN_GAP, 2 * MIN_GAP):
+        broker.publish(CODE, version + 1)
+        broker.publish(CODE, version + 2)
+        version += 2
+        assert later(clock, broker, gap) == version
+    return version
 
 
-def test_a_release_that_need_not_wait_halves_the_gap(clock, broker):
+def test_a_busy_tables_gap_halves_at_a_release_of_one_version(clock, broker):
     version = widen_to_the_most(clock, broker)
-    clock.advance(MAX_GAP)  # the gap has passed, the table is not quiet yet
-    broker.publish(CODE, version + 1)
-    assert broker.released_version(CODE) == version + 1  # at once: the gap halves to 0.5 s
+    broker.publish(CODE, version + 1)  # alone in its release: the gap halves to 0.5 s, no less
+    assert later(clock, broker, MAX_GAP) == version + 1
     broker.publish(CODE, version + 2)
     assert later(clock, broker, 0.375) == version + 1
     assert later(clock, broker, 0.125) == version + 2
+
+
+def test_the_gap_never_passes_the_most(clock, broker):
+    version = widen_to_the_most(clock, broker)
+    broker.publish(CODE, version + 1)
+    broker.publish(CODE, version + 2)  # a release of two again: 2 s, held to 1
+    assert later(clock, broker, MAX_GAP) == version + 2
+    broker.publish(CODE, version + 3)
+    broker.publish(CODE, version + 4)
+    assert later(clock, broker, MAX_GAP - 0.125) == version + 2
+    assert later(clock, broker, 0.125) == version + 4
 
 
 def test_a_table_quiet_for_a_while_starts_again_from_the_least_gap(clock, broker):
@@ -129,23 +141,41 @@ def test_a_waiter_wakes_at_a_change_or_when_the_clock_moves_on(clock, broker):
     assert broker.news() == news
 
 
+# --- tells: the screens that fetch their own part (the phones) ---------------------------------
+
+
 def test_on_a_quiet_table_a_version_is_told_as_it_is_released(broker):
     broker.publish(CODE, 1)
     assert broker.told_version(CODE) == broker.released_version(CODE) == 1
 
 
-def test_tells_wait_for_a_wider_gap_than_releases_and_widen_while_they_wait(clock, broker):
+def test_releases_closer_than_the_tells_gap_are_told_together(clock, broker):
     broker.publish(CODE, 1)  # released and told at once
     clock.advance(MIN_GAP)
-    broker.publish(CODE, 2)  # released at once; told only after the tells' gap
+    broker.publish(CODE, 2)  # released at once; told after the tells' gap
     assert (broker.released_version(CODE), broker.told_version(CODE)) == (2, 1)
     assert broker.release_due() == MIN_TELL_GAP
-    assert later(clock, broker, MIN_TELL_GAP - MIN_GAP) == 2
-    assert broker.told_version(CODE) == 2  # it waited: the tells' gap doubles to 1 s
     clock.advance(MIN_GAP)
-    broker.publish(CODE, 3)  # released at once (the releases' gap has passed)
-    assert broker.released_version(CODE) == 3
-    assert later(clock, broker, 0.5) == 3
-    assert broker.told_version(CODE) == 2
-    later(clock, broker, 0.25)  # 1 s after the last tell
-    assert broker.told_version(CODE) == 3
+    broker.publish(CODE, 3)
+    assert broker.told_version(CODE) == 1
+    later(clock, broker, 0)
+    assert broker.told_version(CODE) == 3  # one tell for two releases: its gap doubles
+    clock.advance(MIN_TELL_GAP)
+    broker.publish(CODE, 4)
+    assert broker.told_version(CODE) == 3  # half the new gap
+
+
+def test_the_tells_gap_widens_further_than_the_releases(clock, broker):
+    broker.publish(CODE, 1)
+    version, told_at = 1, []
+    while clock.monotonic() < 16:
+        clock.advance(MIN_GAP)  # a release every 0.25 s, each of one version
+        version += 1
+        broker.publish(CODE, version)
+        before = broker.told_version(CODE)
+        broker.release_due()
+        if broker.told_version(CODE) != before:
+            told_at.append(clock.monotonic())
+    gaps = {b - a for a, b in zip(told_at, told_at[1:], strict=False)}
+    assert max(gaps) == MAX_TELL_GAP  # four releases to a tell once the table is busy
+    assert broker.released_version(CODE) == version  # while every version is released
