@@ -45,10 +45,9 @@ MIN_GAP = 0.005
 # The widest gap a steady burst of changes makes: every screen gets at most twenty updates a
 # second, not hundreds (docs/performance.md, "The live path").
 MAX_GAP = 0.05
-# The gaps between two tells. The least is wider than MAX_GAP, so that a burst's releases, paced
-# at MAX_GAP, make the tells wait and widen; at the widest every phone fetches its own regions
-# twice a second under a burst: at a table of thirty, sixty requests a second rather than six
-# hundred (docs/performance.md, "The live path").
+# The gaps between two tells: each costs a request per phone. The least is wider than MAX_GAP,
+# so that a burst's releases, paced at MAX_GAP, make the tells wait and widen; at the widest a
+# phone fetches its own regions twice a second (docs/performance.md, "The live path").
 MIN_TELL_GAP = 0.1
 MAX_TELL_GAP = 0.5
 # A table that has had no release for this long is not busy: its next change goes out at once,
