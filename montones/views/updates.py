@@ -41,8 +41,8 @@ class Render:
     def __init__(self, blocks: dict[str, str]):
         self.blocks = blocks
         # A block with nothing in it for this game (Montones' odds) is not sent.
-        self.events = "".join(event(name, html) for name, html in blocks.items() if html.strip())
-        self.events = self.events.encode()
+        sent = [event(name, html) for name, html in blocks.items() if html.strip()]
+        self.events = "".join(sent).encode()
 
 
 def shared(table, screen: str, locale: str) -> Render:
