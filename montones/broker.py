@@ -6,19 +6,24 @@ several worker processes, the action's transaction also sends ``NOTIFY montones`
 thread in every worker republishes what it hears (the version only), so the screens held by any
 worker learn of an action taken in any other.
 
-Versions are released to the screens at a pace, the same moment for every screen of a table: a
-version published when the table has been quiet for ``MIN_GAP`` goes out at once; one that comes
-sooner waits for the next release, which takes the newest version then. So every screen of a
-table shows the same version, whose shared HTML is rendered once, and a burst of taps costs each
-screen one update per release rather than one per tap. While versions keep coming faster than
-the releases (a release that takes several versions at once), the gap doubles up to
-``MAX_GAP``; a release of one version halves it, and a table quiet for ``QUIET`` is back to
+Versions are released to the screens at a pace (:class:`Pace`), the same moment for every screen
+of a table: a version published on a quiet table goes out at once; one that comes sooner than
+the gap after the last release waits for it, and the next release takes the newest version
+then. So every screen of a table shows the same version, whose shared HTML is rendered once, and
+a burst of taps costs each screen one update per release rather than one per tap. While versions
+keep coming faster than the releases (a release that takes several versions), the gap doubles up
+to ``MAX_GAP``; another release halves it, and a table quiet for ``QUIET`` is back to
 ``MIN_GAP``.
 
+A released version is also *told*, at a pace of its own, to the screens that fetch something of
+their own when their table changes (a phone: its status line and action bar). Each tell costs
+one request per such screen, so tells are paced wider (``MIN_TELL_GAP`` to ``MAX_TELL_GAP``);
+on a quiet table a version is told as it is released.
+
 A :class:`Broker` keeps no thread of its own: the fan-out thread (:mod:`montones.fanout`), which
-writes every screen's updates, makes the releases that fall due (:meth:`Broker.release_due`) and
-waits for the next change with :meth:`Broker.wait`. Time is the app's clock
-(:mod:`montones.clock`), so a test moves it on by hand.
+writes every screen's updates, makes the releases and tells that fall due
+(:meth:`Broker.release_due`) and waits for the next change with :meth:`Broker.wait`. Time is the
+app's clock (:mod:`montones.clock`), so a test moves it on by hand.
 """
 
 from __future__ import annotations
@@ -40,29 +45,75 @@ MIN_GAP = 0.005
 # The widest gap a steady burst of changes makes: every screen gets at most twenty updates a
 # second, not hundreds (docs/performance.md, "The live path").
 MAX_GAP = 0.05
+# The gaps between two tells: each costs a request per phone. The least is wider than MAX_GAP,
+# so that a burst's releases, paced at MAX_GAP, make the tells wait and widen; at the widest a
+# phone fetches its own regions twice a second (docs/performance.md, "The live path").
+MIN_TELL_GAP = 0.1
+MAX_TELL_GAP = 0.5
 # A table that has had no release for this long is not busy: its next change goes out at once,
 # and the gap is back to MIN_GAP.
 QUIET = 4 * MAX_GAP
 log = logging.getLogger(__name__)
 
 
+class Pace:
+    """When the next release may go: at once on a quiet table; one that comes sooner than the
+    gap after the last waits for it. The gap doubles (up to ``most``) at a release that waited
+    and takes several versions (a burst); it halves at one that takes a single version (a tap
+    that came a little early) or need not wait, and is back at ``least`` after ``quiet``."""
+
+    def __init__(self, least: float, most: float, quiet: float):
+        self.least, self.most, self.quiet = least, most, quiet
+        self.gap = least
+        self.last: float | None = None  # when the last release went
+        self.due: float | None = None  # when the release waiting for the gap goes
+
+    def now(self, now: float) -> bool:
+        """A release is wanted ``now``: True if it goes at once, else it waits for ``due``."""
+        if self.due is not None:
+            return False
+        if self.last is None or now >= self.last + self.gap:
+            quiet = self.last is None or now - self.last >= self.quiet
+            self.gap = self.least if quiet else max(self.least, self.gap / 2)
+            self.last = now
+            return True
+        self.due = self.last + self.gap
+        return False
+
+    def fallen_due(self, now: float) -> bool:
+        return self.due is not None and now >= self.due
+
+    def waited(self, now: float, burst: bool) -> None:
+        """The release that waited goes ``now``; ``burst``: it takes several versions."""
+        self.due = None
+        self.gap = min(self.most, 2 * self.gap) if burst else max(self.least, self.gap / 2)
+        self.last = now
+
+
 class Broker:
-    """The versions of this process's tables: published, released, and the pace between."""
+    """The versions of this process's tables: published, released, told, and the pace
+    between."""
 
     def __init__(
-        self, clock: Clock, min_gap: float = MIN_GAP, max_gap: float = MAX_GAP, quiet: float = QUIET
+        self,
+        clock: Clock,
+        min_gap: float = MIN_GAP,
+        max_gap: float = MAX_GAP,
+        quiet: float = QUIET,
+        min_tell_gap: float = MIN_TELL_GAP,
+        max_tell_gap: float = MAX_TELL_GAP,
     ):
         self.clock = clock
         self.min_gap, self.max_gap, self.quiet = min_gap, max_gap, quiet
+        self.min_tell_gap, self.max_tell_gap = min_tell_gap, max_tell_gap
         self._changed = threading.Condition()  # notified at every publish, release and poke
         self._news = 0  # counts them: what a waiter compares (see wait)
         self._versions: dict[str, int] = {}  # code -> newest version published
         self._latest: dict[str, object] = {}  # code -> newest table published with its version
         self._released: dict[str, int] = {}  # code -> newest version released
+        self._told: dict[str, int] = {}  # code -> newest version told
         self._frozen: dict[str, object] = {}  # code -> the table as released, when it is known
-        self._last_release: dict[str, float] = {}  # code -> when (the clock's monotonic time)
-        self._gap: dict[str, float] = {}  # code -> the gap before its next release
-        self._due: dict[str, float] = {}  # code -> when its waiting release falls due
+        self._paces: dict[str, tuple[Pace, Pace]] = {}  # code -> its releases', its tells'
         self._listener: threading.Thread | None = None
         self._listening = threading.Lock()  # held to start or end the listener
 
@@ -80,36 +131,39 @@ class Broker:
                 self._latest[code] = table
                 if version == self._released.get(code):
                     self._frozen[code] = table
-            if self._versions[code] > self._released.get(code, -1) and code not in self._due:
-                now = self.clock.monotonic()
-                last = self._last_release.get(code)
-                gap = self._gap.get(code, self.min_gap)
-                if last is None or now >= last + gap:
-                    quiet = last is None or now - last >= self.quiet
-                    self._gap[code] = self.min_gap if quiet else self._narrower(code)
-                    self._release(code, now)
-                else:
-                    self._due[code] = last + gap
-            self._tell()
+            now = self.clock.monotonic()
+            if self._versions[code] > self._released.get(code, -1) and self._pace(code)[0].now(now):
+                self._release(code, now)
+            self._notify()
 
     def release_due(self) -> float | None:
-        """Make every release that has fallen due; return when the next one does (the clock's
-        monotonic time), or None if none waits."""
+        """Make every release and tell that has fallen due; return when the next one does
+        (the clock's monotonic time), or None if none waits."""
         with self._changed:
             now = self.clock.monotonic()
-            for code, due in list(self._due.items()):
-                if now >= due:
-                    del self._due[code]
-                    # Several versions waited for this release: the table is busy, wait longer
-                    # next time. One only: someone's tap came a little early, the burst may be
-                    # over.
-                    burst = self._versions[code] - self._released.get(code, -1) > 1
-                    self._gap[code] = self._wider(code) if burst else self._narrower(code)
+            due = []
+            for code, (releases, tells) in self._paces.items():
+                if releases.fallen_due(now):
+                    releases.waited(now, self._versions[code] - self._released[code] > 1)
                     self._release(code, now)
-            return min(self._due.values(), default=None)
+                if tells.fallen_due(now):
+                    tells.waited(now, self._released[code] - self._told[code] > 1)
+                    self._told[code] = self._released[code]
+                    self._notify()
+                due += [pace.due for pace in (releases, tells) if pace.due is not None]
+            return min(due, default=None)
+
+    def _pace(self, code: str) -> tuple[Pace, Pace]:
+        if code not in self._paces:
+            self._paces[code] = (
+                Pace(self.min_gap, self.max_gap, self.quiet),
+                Pace(self.min_tell_gap, self.max_tell_gap, self.quiet),
+            )
+        return self._paces[code]
 
     def _release(self, code: str, now: float) -> None:
-        """Hand the newest version of ``code`` to its screens (under ``_changed``)."""
+        """Hand the newest version of ``code`` to its screens, and tell it when the tells'
+        pace allows (under ``_changed``)."""
         version = self._versions[code]
         self._released[code] = version
         latest = self._latest.get(code)
@@ -117,23 +171,18 @@ class Broker:
             self._frozen[code] = latest
         else:
             self._frozen.pop(code, None)
-        self._last_release[code] = now
-        self._tell()
+        if self._pace(code)[1].now(now):
+            self._told[code] = version
+        self._notify()
 
-    def _wider(self, code: str) -> float:
-        return min(self.max_gap, 2 * self._gap.get(code, self.min_gap))
-
-    def _narrower(self, code: str) -> float:
-        return max(self.min_gap, self._gap.get(code, self.min_gap) / 2)
-
-    def _tell(self) -> None:
+    def _notify(self) -> None:
         self._news += 1
         self._changed.notify_all()
 
     def poke(self) -> None:
         """Wake whoever waits (a new screen to serve, the fan-out to stop)."""
         with self._changed:
-            self._tell()
+            self._notify()
 
     def news(self) -> int:
         """A count of the changes so far: pass it to :meth:`wait`."""
@@ -151,6 +200,9 @@ class Broker:
 
     def released_version(self, code: str) -> int:
         return self._released.get(code, -1)
+
+    def told_version(self, code: str) -> int:
+        return self._told.get(code, -1)
 
     def released(self, code: str) -> object | None:
         """The table as released to the screens, if this process holds it (a writer in

@@ -52,13 +52,6 @@ class Channel:
         fanout = self._fanout
         return fanout is not None and fanout.running
 
-    def close(self) -> None:
-        """Stop the fan-out thread, if one runs."""
-        with self._lock:
-            fanout, self._fanout = self._fanout, None
-        if fanout is not None:
-            fanout.close()
-
 
 def of(app: Flask | None = None) -> Channel:
     """The live channel of ``app`` (the current app by default)."""

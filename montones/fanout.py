@@ -23,7 +23,6 @@ import contextlib
 import logging
 import socket
 import threading
-from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
@@ -38,14 +37,12 @@ log = logging.getLogger(__name__)
 class Screen:
     """One open stream, as the fan-out sees it."""
 
-    def __init__(
-        self, sock: socket.socket, chunked: bool, code: str, version: int, group=None, **about
-    ):
+    def __init__(self, sock: socket.socket, chunked: bool, code: str, version: int, **about):
         self.sock = sock
-        self.group = group  # screens of one group get the same update (say, every phone)
         self.chunked = chunked  # HTTP/1.1 on the connection itself: each write is one chunk
         self.code = code
         self.version = version  # the newest version this screen was sent
+        self.told = version  # the newest version it was told of (see Broker.told_version)
         self.about = about  # what the update depends on: its kind, seat, language...
         self.outbox = bytearray()
         self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
@@ -53,6 +50,8 @@ class Screen:
         self.writing = threading.Lock()  # held while bytes go to the socket
 
     def write(self, data: bytes, now: float) -> None:
+        if not data:  # an empty chunk would end the response
+            return
         with self.writing:
             self.outbox += b"%X\r\n%s\r\n" % (len(data), data) if self.chunked else data
         self.flush(now)
@@ -80,6 +79,10 @@ class Glue(Protocol):
 
     def update(self, screen: Screen, table) -> bytes:
         """The bytes that bring ``screen`` to ``table``'s version."""
+
+    def tell(self, screen: Screen, version: int) -> bytes:
+        """The bytes that tell ``screen`` of ``version`` (nothing, for a screen that fetches
+        nothing of its own)."""
 
     def deadline(self, table) -> float | None:
         """When the table's clock next decides something (the clock's wall time)."""
@@ -173,17 +176,24 @@ class Fanout:
         now = self.clock.monotonic()
         for code, screens in tables.items():
             released = self.broker.released_version(code)
-            behind = [screen for screen in screens if screen.version < released]
+            # A screen whose socket has not taken all of its last update yet gets the newest
+            # once it has.
+            ready = [s for s in screens if s.version < released and not s.outbox]
             table = None
-            if behind:
+            if ready:
                 table = self._glue.snapshot(code, released)
-                # The biggest group first: the phones' update is ready while the TV's renders.
-                sizes = Counter(screen.group for screen in behind)
-                behind.sort(key=lambda screen: -sizes[screen.group])
-                for screen in behind:
-                    if not screen.outbox:  # else: the newest, once the socket takes the rest
-                        screen.write(self._glue.update(screen, table), now)
-                        screen.version = table.version
+                # Every update is worked out (every kind of screen rendered) before the first
+                # is written: a screen that is told of a change fetches its own part at once,
+                # and those requests would hold up the renders still to do.
+                updates = [self._glue.update(screen, table) for screen in ready]
+                for screen, update in zip(ready, updates, strict=True):
+                    screen.write(update, now)
+                    screen.version = table.version
+            told = self.broker.told_version(code)
+            for screen in screens:
+                if screen.told < told <= screen.version:
+                    screen.write(self._glue.tell(screen, told), now)
+                    screen.told = told
             if self._read_at.get(code) != released:  # the table moved: its clock may have
                 self._read_at[code] = released
                 table = table or self._glue.snapshot(code, released)

@@ -37,6 +37,3 @@ class Renders:
 
     def __contains__(self, key: tuple) -> bool:
         return key in self._renders
-
-    def __len__(self) -> int:
-        return len(self._renders)

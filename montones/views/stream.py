@@ -55,7 +55,7 @@ def stream(code):
     relay = None
     if sock is None:
         sock, relay = socket.socketpair()
-    screen = Screen(sock, chunked, table.code, seen, group=(kind, about["locale"]), **about)
+    screen = Screen(sock, chunked, table.code, seen, **about)
 
     def opened():
         fanout = None

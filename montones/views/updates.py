@@ -2,9 +2,9 @@
 
 What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
 table, version, kind of screen and language, in the live channel's render cache, and pushed in
-the events themselves: forty screens cost one render, not forty. A phone's update ends with
-``mine``, on which the phone fetches its own regions (its chips, its action bar); the host's
-page is told the version (``changed``) and fetches what it shows.
+the events themselves: forty screens cost one render, not forty. A seated phone is then told
+(``mine``, at the broker's pace for tells) and fetches its own regions (its chips, its action
+bar); the host's page is sent the version (``changed``) and fetches what it shows.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ class Render:
     def __init__(self, blocks: dict[str, str]):
         self.blocks = blocks
         # A block with nothing in it for this game (Montones' odds) is not sent.
-        self.events = "".join(event(name, html) for name, html in blocks.items() if html.strip())
-        self.events = self.events.encode()
+        sent = [event(name, html) for name, html in blocks.items() if html.strip()]
+        self.events = "".join(sent).encode()
 
 
 def shared(table, screen: str, locale: str) -> Render:
@@ -96,22 +96,24 @@ def snapshot(code: str, released: int) -> Snapshot:
 
 
 def update(screen: Screen, table: Snapshot) -> bytes:
+    """What every screen of its kind is sent; the host's page, the version alone."""
     about = screen.about
     kind, locale = about["screen"], about["locale"]
     if kind == "host":
-        return f"event: changed\ndata: {table.version}\n\n".encode()
-    live = channel.of()
-    key = (table.code, table.version, kind, locale)
-    if key in live.renders:
-        data = shared(table, kind, locale).events
-    else:
-        # Rendered as for the screen's own request: its address (the links in the blocks) and
-        # its language.
-        with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
-            data = shared(table, kind, locale).events
-    if about["seat"] is not None:
-        data += b"event: mine\ndata: %d\n\n" % table.version
-    return data
+        return b"event: changed\ndata: %d\n\n" % table.version
+    if (table.code, table.version, kind, locale) in channel.of().renders:
+        return shared(table, kind, locale).events
+    # Rendered as for the screen's own request: its address (the links in the blocks) and its
+    # language.
+    with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
+        return shared(table, kind, locale).events
+
+
+def tell(screen: Screen, version: int) -> bytes:
+    """``mine`` to a seated phone, on which it fetches its own regions; nothing to others."""
+    if screen.about["screen"] != "phone" or screen.about["seat"] is None:
+        return b""
+    return b"event: mine\ndata: %d\n\n" % version
 
 
 def deadline(table: Snapshot) -> float | None:

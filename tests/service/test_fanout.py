@@ -38,6 +38,9 @@ class Table:
     def update(self, screen, table):
         return f"event: felt\ndata: v{table.version} {screen.about['name']}\n\n".encode()
 
+    def tell(self, screen, version):
+        return b""
+
     def deadline(self, table):
         return self.due
 
@@ -53,7 +56,7 @@ def clock():
 
 @pytest.fixture
 def broker(clock):
-    return Broker(clock, min_gap=0.0)
+    return Broker(clock, min_gap=0.0, min_tell_gap=0.0)
 
 
 @pytest.fixture
@@ -136,6 +139,59 @@ def test_every_screen_of_a_table_is_sent_one_table_read_once(broker, hub_for):
     for _s, reader in screens:
         read_until(reader, b"v2 ")
     assert table.snapshots - before == 1
+
+
+def test_every_screen_is_sent_its_update_before_any_is_told(broker, hub_for):
+    """A phone fetches its own regions when it is told ("mine"): the felt reaches every screen
+    before those requests begin."""
+    written: list[bytes] = []
+
+    class Recorded(fanout.Screen):
+        def write(self, data, now):
+            written.append(data)
+            super().write(data, now)
+
+    class Told(Table):
+        def tell(self, screen, version):
+            return b"event: mine\ndata: %d\n\n" % version
+
+    table = Told()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    readers = []
+    for name in ("a", "b", "c"):
+        server_side, reader = socket.socketpair()
+        reader.settimeout(5)
+        readers.append(reader)
+        hub.add(Recorded(server_side, False, table.code, 0, name=name))
+    for reader in readers:
+        read_until(reader, b"event: mine")
+    written.clear()
+    broker.publish(table.code, 2)
+    for reader in readers:
+        read_until(reader, b"event: mine\ndata: 2")
+    kinds = [data.split(b"\n")[0] for data in written]
+    assert kinds == [b"event: felt"] * 3 + [b"event: mine"] * 3
+
+
+def test_a_tell_that_waits_for_its_pace_is_sent_when_the_clock_reaches_it(clock, hubs):
+    broker = Broker(clock, min_gap=0.25, min_tell_gap=0.5)
+    table = type("Told", (Table,), {"tell": lambda self, s, v: b"event: mine\ndata: %d\n\n" % v})()
+    broker.publish(table.code, 1)
+    hub = fanout.Fanout(broker, clock, contextlib.nullcontext, table)
+    hubs.append(hub)
+    one, reader = screen(table, "one")
+    hub.add(one)
+    read_until(reader, b"mine\ndata: 1")
+    clock.advance(0.25)
+    broker.publish(table.code, 2)  # released at once, told when the tells' gap has passed
+    read_until(reader, b"v2 one")
+    reader.settimeout(0.2)
+    with pytest.raises(TimeoutError):
+        read_until(reader, b"mine\ndata: 2", limit=0.2)
+    reader.settimeout(5)
+    clock.advance(0.25)
+    assert b"mine\ndata: 2" in read_until(reader, b"mine\ndata: 2")
 
 
 def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(broker, hub_for):

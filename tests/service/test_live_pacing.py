@@ -12,7 +12,9 @@ from montones.broker import Broker
 from montones.clock import ManualClock
 
 CODE = "ABCD"
-MIN_GAP, MAX_GAP, QUIET = 0.25, 1.0, 2.5  # each a sum of powers of two: no rounding
+# Each a sum of powers of two: no rounding.
+MIN_GAP, MAX_GAP, QUIET = 0.25, 1.0, 4.0
+MIN_TELL_GAP, MAX_TELL_GAP = 0.5, 2.0
 
 
 @pytest.fixture
@@ -22,7 +24,14 @@ def clock():
 
 @pytest.fixture
 def broker(clock):
-    return Broker(clock, min_gap=MIN_GAP, max_gap=MAX_GAP, quiet=QUIET)
+    return Broker(
+        clock,
+        min_gap=MIN_GAP,
+        max_gap=MAX_GAP,
+        quiet=QUIET,
+        min_tell_gap=MIN_TELL_GAP,
+        max_tell_gap=MAX_TELL_GAP,
+    )
 
 
 def later(clock, broker, seconds: float) -> int:
@@ -130,3 +139,43 @@ def test_a_waiter_wakes_at_a_change_or_when_the_clock_moves_on(clock, broker):
     news = broker.news()
     broker.wait(news, seconds=60, real_limit=0.01)  # no news, the clock stands: real time ends it
     assert broker.news() == news
+
+
+# --- tells: the screens that fetch their own part (the phones) ---------------------------------
+
+
+def test_on_a_quiet_table_a_version_is_told_as_it_is_released(broker):
+    broker.publish(CODE, 1)
+    assert broker.told_version(CODE) == broker.released_version(CODE) == 1
+
+
+def test_releases_closer_than_the_tells_gap_are_told_together(clock, broker):
+    broker.publish(CODE, 1)  # released and told at once
+    clock.advance(MIN_GAP)
+    broker.publish(CODE, 2)  # released at once; told after the tells' gap
+    assert (broker.released_version(CODE), broker.told_version(CODE)) == (2, 1)
+    assert broker.release_due() == MIN_TELL_GAP
+    clock.advance(MIN_GAP)
+    broker.publish(CODE, 3)
+    assert broker.told_version(CODE) == 1
+    later(clock, broker, 0)
+    assert broker.told_version(CODE) == 3  # one tell for two releases: its gap doubles
+    clock.advance(MIN_TELL_GAP)
+    broker.publish(CODE, 4)
+    assert broker.told_version(CODE) == 3  # half the new gap
+
+
+def test_the_tells_gap_widens_further_than_the_releases(clock, broker):
+    broker.publish(CODE, 1)
+    version, told_at = 1, []
+    while clock.monotonic() < 16:
+        clock.advance(MIN_GAP)  # a release every 0.25 s, each of one version
+        version += 1
+        broker.publish(CODE, version)
+        before = broker.told_version(CODE)
+        broker.release_due()
+        if broker.told_version(CODE) != before:
+            told_at.append(clock.monotonic())
+    gaps = {b - a for a, b in zip(told_at, told_at[1:], strict=False)}
+    assert max(gaps) == MAX_TELL_GAP  # four releases to a tell once the table is busy
+    assert broker.released_version(CODE) == version  # while every version is released
