@@ -27,6 +27,7 @@ from montones.service.actions import (
 from montones.service.queries import (
     Seat,
     chips_over_night,
+    game_of,
     get_table,
     is_host,
     ledger_totals,
@@ -47,6 +48,7 @@ __all__ = [
     "clock_deadline",
     "create_table",
     "engine",
+    "game_of",
     "get_table",
     "host_action",
     "is_host",

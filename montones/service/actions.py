@@ -80,7 +80,7 @@ def create_table(game: str, name: str, starting_chips: int, settings: dict) -> t
 def join(code: str, name: str) -> tuple[Seat, str]:
     """Seat a new player with the starting chips; returns their seat and their cookie secret."""
     token = secrets.token_urlsafe(24)
-    with locked(code) as (table, sql):
+    with locked(code) as (table, conn):
         if table.ended_at:
             raise ServiceError("This table has ended.")
         seat = f"p{len(table.state['players']) + 1}"
@@ -88,10 +88,10 @@ def join(code: str, name: str) -> tuple[Seat, str]:
             new_state, events = game(table.game).join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
             raise ServiceError(error.template, **error.params) from None
-        taken = store.rejoin_codes(sql, table.id)
+        taken = store.rejoin_codes(conn, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
-        store.add_player(sql, table.id, player, hash_secret(token))
-        write(sql, table, new_state, events, seat, "join", {"name": player.name})
+        store.add_player(conn, table.id, player, hash_secret(token))
+        write(conn, table, new_state, events, seat, "join", {"name": player.name})
     return player, token
 
 
@@ -104,12 +104,12 @@ def _rejoin_code(taken: set[str]) -> str:
 
 def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
     """Take one's seat back on another device: the old device's cookie stops working."""
-    with locked(code) as (table, sql):
-        player = store.seat_by_rejoin_code(sql, table.id, (rejoin_code or "").strip().upper())
+    with locked(code) as (table, conn):
+        player = store.seat_by_rejoin_code(conn, table.id, (rejoin_code or "").strip().upper())
         if player is None or table.state["players"][player.seat].get("left"):
             raise ServiceError("That rejoin code does not match a seat at this table.")
         token = secrets.token_urlsafe(24)
-        store.new_token(sql, table.id, player.seat, hash_secret(token))
+        store.new_token(conn, table.id, player.seat, hash_secret(token))
     return player, token
 
 
@@ -123,8 +123,8 @@ def act(
     nonce: str | None = None,
 ) -> Snapshot:
     """Run one action for ``actor`` on table ``code``; raise a :class:`ServiceError` if refused."""
-    with locked(code) as (table, sql):
-        _act(sql, table, actor, kind, params, stage_seen, nonce)
+    with locked(code) as (table, conn):
+        _act(conn, table, actor, kind, params, stage_seen, nonce)
     return table.committed
 
 
@@ -142,17 +142,17 @@ def act_as(
     secret); who is asking is read in the action's own transaction. ``params`` are the
     action's fields as the view parsed them with the game's spec. Returns the table and the
     asker's seat."""
-    with locked(code) as (table, sql):
-        seat = seat_by_token(sql, table.id, token)
+    with locked(code) as (table, conn):
+        seat = seat_by_token(conn, table.id, token)
         if seat is None:
             raise NotAllowed("Join the table first.")
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
-        _act(sql, table, actor, kind, params, stage_seen, nonce)
+        _act(conn, table, actor, kind, params, stage_seen, nonce)
     return table.committed, seat
 
 
 def _act(
-    sql: Connection,
+    conn: Connection,
     table: LockedTable,
     actor: Actor,
     kind: str,
@@ -171,7 +171,7 @@ def _act(
             raise NotAllowed("You are no longer at this table.")
     # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
     nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
-    if nonce and store.nonce_seen(sql, table.id, nonce):
+    if nonce and store.nonce_seen(conn, table.id, nonce):
         return  # a double click: the first one already did it
     if table.ended_at:
         raise ServiceError("This table has ended.")
@@ -193,21 +193,21 @@ def _act(
         new_state, events = spec.call(table.state, who, params, clock().time())
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
-    write(sql, table, new_state, events, who, kind, params, nonce)
-    _follow_up(sql, table)
+    write(conn, table, new_state, events, who, kind, params, nonce)
+    _follow_up(conn, table)
 
 
-def _follow_up(sql: Connection, table: LockedTable) -> None:
+def _follow_up(conn: Connection, table: LockedTable) -> None:
     """What the game does by itself after an action (Montones: an auction everyone answered
     closes); and a game that is over ends its table, so every screen shows the standings."""
     rules = game(table.game)
     follow = rules.follow_up(table.state, clock().time())
     if follow is not None:
         kind, new_state, events = follow
-        write(sql, table, new_state, events, "system", kind, {})
+        write(conn, table, new_state, events, "system", kind, {})
     if rules.over(table.state) and not table.ended_at:
         table.ended_at = clock().utcnow()
-        store.end_table(sql, table)
+        store.end_table(conn, table)
 
 
 def tick(code: str) -> None:
@@ -216,10 +216,10 @@ def tick(code: str) -> None:
     table = get_table(code)
     if table.paused or not _cut_overdue(table.state):
         return
-    with locked(code) as (table, sql):
+    with locked(code) as (table, conn):
         if not table.paused and _cut_overdue(table.state):
             new_state, events = game(table.game).cut_timed_out(table.state, clock().time())
-            write(sql, table, new_state, events, "system", "cut_timeout", {})
+            write(conn, table, new_state, events, "system", "cut_timeout", {})
 
 
 def clock_deadline(table) -> float | None:
@@ -227,9 +227,9 @@ def clock_deadline(table) -> float | None:
     return None if table.paused else cut_deadline(table.state)
 
 
-def _paused_for(sql: Connection, table: LockedTable) -> float:
+def _paused_for(conn: Connection, table: LockedTable) -> float:
     """Seconds since the host's last pause of this table (its action's time)."""
-    paused_at = store.last_pause(sql, table.id)
+    paused_at = store.last_pause(conn, table.id)
     return max(0.0, (clock().utcnow() - paused_at).total_seconds()) if paused_at else 0.0
 
 
@@ -244,7 +244,7 @@ def _cut_overdue(state: dict) -> bool:
 
 def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
     """Pause, resume or end a table: the host's own switches, outside the rules."""
-    with locked(code) as (table, sql):
+    with locked(code) as (table, conn):
         if not actor.is_host:
             raise NotAllowed("Only the host can do that.")
         if table.ended_at:
@@ -255,7 +255,7 @@ def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
         elif kind == "resume":
             table.paused = False
             rules = game(table.game)
-            paused_for = _paused_for(sql, table)
+            paused_for = _paused_for(conn, table)
             new_state = bump(rules.after_pause(table.state, clock().time(), paused_for))
             events = [{"type": "resumed"}]
         elif kind == "end":
@@ -263,5 +263,5 @@ def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
             new_state, events = game(table.game).finish(table.state)
         else:
             raise ServiceError("That is not something the host can do.")
-        write(sql, table, new_state, events, "host", kind, {})
+        write(conn, table, new_state, events, "host", kind, {})
     return table.committed

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, select
 
+from montones import broker
 from montones.extensions import db
 from montones.models import GameTable, LedgerEntry, Player
 from montones.service.refusals import NotFound
@@ -30,6 +31,25 @@ def get_table(code: str) -> Snapshot:
     if found is None:
         raise NotFound("There is no table with that code.")
     return Snapshot.of(found)
+
+
+def game_of(code: str) -> str:
+    """The game table ``code`` plays, for a view to parse a form with its spec.
+
+    A table's game never changes, so any snapshot of it says which: the newest one this process
+    published (every action publishes one) if it holds one, else the row's ``game`` column.
+    """
+    code = (code or "").upper()
+    held = broker.latest(code)
+    if held is not None:
+        return held.game
+    found = db.session.execute(_GAME, {"code": code}).scalar_one_or_none()
+    if found is None:
+        raise NotFound("There is no table with that code.")
+    return found
+
+
+_GAME = select(GameTable.__table__.c.game).where(GameTable.__table__.c.code == bindparam("code"))
 
 
 @dataclass(frozen=True)

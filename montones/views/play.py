@@ -136,7 +136,7 @@ def act(code, kind):
     try:
         # The form is parsed with the spec of the table's game, then the service runs it in
         # one transaction, where it reads who is asking.
-        asked, params = asked_action(game(service.get_table(code).game), kind, request.form)
+        asked, params = asked_action(game(service.game_of(code)), kind, request.form)
         table, player = service.act_as(
             code,
             *credentials(code),
