@@ -468,10 +468,7 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
 def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
     """The punter whose turn it is cuts: ``position`` cards go from the top to the bottom."""
     _require_phase(state, CUT)
-    if pid != state["hand"]["cutter"]:
-        raise RulesError("it is not your turn to cut")
-    if not is_count(position):
-        raise RulesError("a cut is a number of cards")
+    table.check_cut(pid, state["hand"]["cutter"], position)
     _cut(state, events, position, "punter")
 
 
@@ -479,9 +476,7 @@ def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
 def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
     """The cutter did not cut in time: they are skipped and the deck is cut at random."""
     _require_phase(state, CUT)
-    hand = state["hand"]
-    if now < hand["cut_started"] + state["settings"]["cut_timeout"]:
-        raise RulesError("the cutter still has time to cut")
+    table.check_cut_overdue(cut_deadline(state), now)
     _cut(state, events, position, "random")
 
 
@@ -951,9 +946,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
-    """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
-    seat that is not at the table. The rest of the view is the same for every seat but for
-    which bets are marked as the seat's own."""
+    """A seat's own part of :func:`view` (``Game.my_view``): its chips, the bank's clock and
+    what the rules let it do now."""
     return _my_view(state, seat, now) if table.seated(state, seat) else None
 
 

@@ -348,18 +348,14 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
 @action
 def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
     _require_phase(state, CUT)
-    if pid != state["cutter"]:
-        raise RulesError("it is not your turn to cut")
-    if not is_count(position):
-        raise RulesError("a cut is a number of cards")
+    table.check_cut(pid, state["cutter"], position)
     _cut(state, events, position, "punter")
 
 
 @action
 def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
     _require_phase(state, CUT)
-    if now < state["cut_started"] + state["settings"]["cut_timeout"]:
-        raise RulesError("the cutter still has time to cut")
+    table.check_cut_overdue(cut_deadline(state), now)
     _cut(state, events, position, "random")
 
 
@@ -624,9 +620,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
-    """What :func:`view` shows one seat of its own (its chips, what it may do now); None for a
-    seat that is not at the table. The rest of the view is the same for every seat but for
-    which bets are marked as the seat's own."""
+    """A seat's own part of :func:`view` (``Game.my_view``): its chips, the room left under
+    the bank for its bets, and what the rules let it do now."""
     if not table.seated(state, seat):
         return None
     coup, phase = state["coup"], state["phase"]

@@ -144,6 +144,20 @@ def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -
     events.append({"type": "joined", "player": pid, "chips": chips})
 
 
+def check_cut(pid: str, cutter: str | None, position: object) -> None:
+    """Refuse a cut by anyone but the punter whose turn it is, or of no number of cards."""
+    if pid != cutter:
+        raise RulesError("it is not your turn to cut")
+    if not is_count(position):
+        raise RulesError("a cut is a number of cards")
+
+
+def check_cut_overdue(deadline: float, now: float) -> None:
+    """Refuse to cut for the cutter while their time runs."""
+    if now < deadline:
+        raise RulesError("the cutter still has time to cut")
+
+
 @action
 def top_up(state: State, events: Events, pid: str, chips: int) -> None:
     """The host gives a player more chips."""
