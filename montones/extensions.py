@@ -4,10 +4,8 @@ from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_sqlalchemy import SQLAlchemy
 
-# A row keeps what was just written to it after the commit, rather than reading it all back
-# (a table's state is one JSON document): creating a table and a rejoin read what they stored
-# without another query. An action's write goes around the session, which first forgets every
-# row it read (``service._transaction``).
-db = SQLAlchemy(session_options={"expire_on_commit": False})
+# The ORM session only reads; every write is a Core transaction of its own
+# (``service.store.transaction``), which first ends the session's read and forgets its rows.
+db = SQLAlchemy()
 babel = Babel()
 htmx = HTMX()
