@@ -37,7 +37,7 @@ from flask import current_app
 
 from montones.clock import Clock
 
-CHANNEL = "montones"  # the PostgreSQL notification channel
+CHANNEL = "table_versions"  # the PostgreSQL notification channel: "CODE:VERSION"
 # A change that comes within this time of the last release waits for the next one. Short: in
 # tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often lands
 # within the gap (docs/performance.md, "The live path").

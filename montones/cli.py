@@ -20,8 +20,11 @@ KEEPALIVE = 75
 
 
 def main(argv=None):
+    from montones.rules.games import GAMES
+
+    titles = " and ".join(str(rules.TITLE) for rules in GAMES.values())
     parser = argparse.ArgumentParser(
-        prog="montones", description="A local night of Montones and Monte Bank, for chips only."
+        prog="montones", description=f"A local night of {titles}, for chips only."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

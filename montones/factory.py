@@ -43,7 +43,7 @@ class Templates(Environment):
 def create_app(test_config=None):
     """Create the app; ``test_config`` (a config class or a mapping) is applied over ``Config``."""
     app = Flask(
-        "montones",
+        __package__,  # the app is the package (the games have names of their own)
         instance_relative_config=True,
         template_folder=str(REPO_ROOT / "templates"),
         static_folder=str(REPO_ROOT / "static"),

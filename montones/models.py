@@ -25,7 +25,7 @@ class GameTable(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(8), unique=True)  # the room code on the TV
-    game: Mapped[str] = mapped_column(String(16))  # "montones" or "monte"
+    game: Mapped[str] = mapped_column(String(16))  # a name of montones.rules.games.GAMES
     name: Mapped[str] = mapped_column(String(60))
     host_hash: Mapped[str] = mapped_column(String(64))  # sha256 of the host secret
     starting_chips: Mapped[int]
@@ -87,7 +87,7 @@ class Action(db.Model):
 
 
 class Hand(db.Model):
-    """A settled Montones hand or Monte coup, as a scenario with its recorded result.
+    """A settled hand (a coup, in some games), as a scenario with its recorded result.
 
     Written in the same transaction as the action that settled it; ``record`` holds the deck
     order and salt that open ``commitment``, which are shown only once that deck is done.

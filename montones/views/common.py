@@ -58,14 +58,6 @@ def int_field(source, name: str, label: Phrase) -> int:
     return value
 
 
-def word_field(source, name: str, label: Phrase) -> str:
-    """A word from a form (a layout, a seat); the rules say what is wrong with an unknown one."""
-    value = (source.get(name) or "").strip()
-    if not value:
-        raise service.ServiceError("%(label)s is missing.", label=label)
-    return value
-
-
 def parse_fields(source, fields: tuple[Field, ...], all_in: bool = False) -> dict:
     """The values of ``fields`` from a form, each parsed by its kind; an optional field left
     empty is left out. With ``all_in``, an ``amount`` may be the all-in chip (the rules say
@@ -77,8 +69,10 @@ def parse_fields(source, fields: tuple[Field, ...], all_in: bool = False) -> dic
             values[field.name] = raw == "on"
         elif field.optional and not raw:
             continue
-        elif field.kind is str:
-            values[field.name] = word_field(source, field.name, field.label)
+        elif field.kind is str:  # a word (a layout, a seat): the rules judge an unknown one
+            if not raw:
+                raise service.ServiceError("%(label)s is missing.", label=field.label)
+            values[field.name] = raw
         elif all_in and field.name == "amount" and raw == ALL_IN:
             values[field.name] = ALL_IN
         else:

@@ -46,7 +46,7 @@ def _context(table, player, **extra):
         "table": table,
         "v": view,
         "bar": rules.bar_view(view) if player else None,
-        "stage": rules.stage(table.state),
+        "stage": service.stage(table.state),
         "mode": mode if tap is not None and tap.tap else "bet",
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),

@@ -3,33 +3,15 @@ depends on the table's version alone, and a seat's own part on the time as well.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from montones import create_app, service
-from montones.clock import ManualClock
-from montones.config import TestConfig
+from montones import service
 from montones.views import common
 from tests.helpers.nights import Night
 
 
 @pytest.fixture
-def clock():
-    return ManualClock(start=time.time())  # the service still stamps the bank with the time
-
-
-@pytest.fixture
-def app(tmp_path, clock):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'montones.sqlite'}"
-        CLOCK = clock
-
-    return create_app(Config)
-
-
-@pytest.fixture
-def settled(app):
+def settled(app, clock):
     night = Night(app, "Ana", "Ben", "Eva", tenure=60)
     night.to_betting("Ana", bank=30)
     night.ok("Ben", "bet", heap=1, amount=5)
