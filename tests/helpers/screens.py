@@ -6,7 +6,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 # Not test-results/: pytest-playwright empties that folder at the start of every run.
-SCREENS = Path(__file__).resolve().parents[1] / "screenshots"
+SCREENS = Path(__file__).resolve().parents[2] / "screenshots"  # the checkout's
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
