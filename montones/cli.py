@@ -9,6 +9,7 @@ import json
 import os
 import socket
 import sys
+import unicodedata
 
 # Each open live screen holds one worker thread for as long as it is open (a table of forty is
 # forty threads), and the taps and fetches need threads besides; an idle thread costs little.
@@ -113,7 +114,7 @@ def _verify(args):
         return _fail("verify", str(e))
     problems = verify(data)
     for problem in problems:
-        print(problem)
+        print(shown(problem))
     if problems:
         return 1
     hands = len(data["hands"])
@@ -122,8 +123,19 @@ def _verify(args):
     return 0
 
 
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, zero-width marks) from a hostile file are written as escapes, not sent."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
+        else ch
+        for ch in text
+    )
+
+
 def _fail(command, message):
-    print(f"montones {command}: {message}", file=sys.stderr)
+    print(f"montones {command}: {shown(message)}", file=sys.stderr)
     return 2
 
 
