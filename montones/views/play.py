@@ -120,7 +120,7 @@ def recall(code):
     return render_template(template, table=table, items=items)
 
 
-@bp.get("/verify/<int:number>")
+@bp.get(f"/verify/<int(max={history.MOST_HANDS}):number>")
 def verify(code, number):
     """Open a done deck's seal in the browser: anyone at the table may check it."""
     table = service.get_table(code)
