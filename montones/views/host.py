@@ -22,6 +22,13 @@ from montones.views.common import (
 bp = Blueprint("host", __name__, url_prefix="/t/<code>/host")
 
 
+@bp.after_request
+def _not_kept(response):
+    """The host's pages show the host link and the whole night's record: no cache keeps them."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/claim/<secret>")
 def claim(code, secret):
     """The host link: opening it on any device gives that device the host rights."""
