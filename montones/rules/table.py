@@ -7,6 +7,7 @@ names; the rest of the app asks it everything game-specific through the names li
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -127,21 +128,51 @@ def require_phase(state: State, refusals: dict[str, Phrase], *phases: str) -> No
 
 def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
     """Seat a player with a name nobody at the table has and their starting chips."""
-    name = name.strip() if isinstance(name, str) else ""
-    if not name:
-        raise RulesError("a player needs a name")
-    if len(name) > 24:
-        raise RulesError("a name can have at most 24 characters")
+    name = plain_name(name)
     if pid in state["players"]:
         raise RulesError("that seat is taken")
     for other in state["players"].values():
-        if not other.get("left") and other["name"].casefold() == name.casefold():
+        if not other.get("left") and looks(other["name"]) == looks(name):
             raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
     state["seats"].append(pid)
     events.append({"type": "joined", "player": pid, "chips": chips})
+
+
+def plain_name(name: object) -> str:
+    """A name as the table shows it: Unicode-normalised (NFKC, so a fullwidth or a ligature
+    letter is the plain one), trimmed; refused if empty, too long, or holding a character that
+    is not shown as itself (a control or format character: an escape code, a zero-width mark,
+    a bidi override, a line break)."""
+    name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
+    if not name:
+        raise RulesError("a player needs a name")
+    if len(name) > 24:
+        raise RulesError("a name can have at most 24 characters")
+    if any(unicodedata.category(ch) in _HIDDEN for ch in name):
+        raise RulesError("a name can only have letters, digits, spaces and punctuation")
+    return name
+
+
+# Characters that are not shown as themselves: controls, format characters (zero-width, bidi),
+# line and paragraph separators, surrogates, private use and unassigned code points.
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+
+
+def looks(name: str) -> str:
+    """What a name looks like on a screen, for telling two names apart: case folded, runs of
+    spaces as one, accents kept, and the Cyrillic and Greek letters drawn like Latin ones taken
+    as those ("Аna" with a Cyrillic А looks like "Ana")."""
+    return " ".join(name.casefold().translate(_LIKE_LATIN).split())
+
+
+# Lower-case Cyrillic and Greek letters (names are case folded first) drawn like a Latin one.
+_LIKE_LATIN = str.maketrans(
+    "авһіјкмнорсѕтуԁԛхԝеαβεζηικμνορτυχ",
+    "abhijkmhopcstydqxweabezhikmnoptyx",
+)
 
 
 def check_cut(pid: str, cutter: str | None, position: object) -> None:

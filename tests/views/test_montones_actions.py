@@ -1510,6 +1510,8 @@ JOIN_REFUSALS = [
     ("", "A player needs a name."),
     ("x" * 25, "A name can have at most 24 characters."),
     ("ANA", "ANA is already at the table: choose another name."),
+    ("Аna", "Аna is already at the table: choose another name."),  # a Cyrillic А
+    ("\u202eanA", "A name can only have letters, digits, spaces and punctuation."),
 ]
 
 
