@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request, session
 from flask_babel import gettext as _
 
-from montones import service
+from montones import limits, service
 from montones.rules.errors import Phrase
 from montones.rules.games import GAMES
 from montones.views.common import back_to, int_field, parse_fields, refusal, remember
@@ -46,6 +46,7 @@ def go():
     try:
         table = service.get_table(code)
     except service.NotFound:
+        limits.missed()
         return render_template(
             "lobby/index.html",
             form={},
