@@ -139,6 +139,11 @@ class Fanout:
         self.broker.poke()
         return clean
 
+    def codes(self) -> list[str]:
+        """The tables whose screens this fan-out serves."""
+        with self._lock:
+            return [code for code, screens in self._screens.items() if screens]
+
     @property
     def running(self) -> bool:
         return not self._stopped

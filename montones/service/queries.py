@@ -87,6 +87,16 @@ def seat_by_token(reader, table_id: int, token: str | None) -> Seat | None:
     return None if found is None else Seat(*found)
 
 
+def versions(codes: list[str]) -> dict[str, int]:
+    """The stored version of each of these tables."""
+    if not codes:
+        return {}
+    rows = db.session.execute(
+        select(GameTable.code, GameTable.version).where(GameTable.code.in_(codes))
+    ).all()
+    return {code: version for code, version in rows}
+
+
 def seat_by_rejoin_code(reader, table_id: int, rejoin_code: str) -> Seat | None:
     """The seat a rejoin code names at a table, read by the session or by a write
     transaction's connection."""
