@@ -48,6 +48,13 @@ class Channel:
             self.broker.listen(uri, self.serving, self.stored_versions)
         return fanout
 
+    def close(self) -> None:
+        """End every stream now, cleanly: the server is stopping."""
+        with self._lock:
+            fanout = self._fanout
+        if fanout is not None:
+            fanout.close()
+
     def stored_versions(self) -> dict[str, int]:
         """The version of each table this process streams, as the database has it now."""
         fanout = self._fanout

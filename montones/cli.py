@@ -18,6 +18,9 @@ THREADS = 256
 # taps); with gunicorn's 2 s, its next fetch often met the server closing the connection
 # ("Server disconnected"). Idle connections wait in the poller, not in a thread.
 KEEPALIVE = 75
+# Seconds a stopping worker waits for its requests to end: the streams end at once (see
+# _end_streams_on_term), a tap takes milliseconds.
+GRACE = 3
 
 
 def main(argv=None):
@@ -163,12 +166,32 @@ def _serve(args):
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
             self.cfg.set("keepalive", KEEPALIVE)
+            self.cfg.set("graceful_timeout", GRACE)
+            self.cfg.set("post_worker_init", _end_streams_on_term)
 
         def load(self):
             return create_app()
 
     Server().run()
     return 0
+
+
+def _end_streams_on_term(worker):
+    """In each worker: at SIGTERM, end every live stream cleanly (each is a request that would
+    otherwise keep the worker until its grace ran out), then stop as gunicorn does."""
+    import signal
+    import threading
+
+    from montones import channel
+
+    live = channel.of(worker.wsgi)
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def stopping(signum, frame):
+        threading.Thread(target=live.close, name="montones-close", daemon=True).start()
+        stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, stopping)
 
 
 def _lan_ip():
