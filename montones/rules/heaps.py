@@ -928,6 +928,13 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         if hand and phase == CUT
         else None,
         "cut": hand["cut"] if hand else None,
+        # Whose cut the clock made (they let their time run out), while its deck is dealt.
+        "cut_by_clock": names.get(hand["cutter"])
+        if hand
+        and phase in (HEAPS, BETTING)
+        and hand["cut"]["how"] == "random"
+        and not hand.get("rey_kept")
+        else None,
         "heaps": heaps,
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
@@ -1166,7 +1173,7 @@ ACTIONS: dict[str, Action] = {
         (Field("amount", Phrase("The new bank")),),
     ),
     "close_bank": Action(lambda s, who, p, now: close_bank(s, who)),
-    "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who)),
+    "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who), confirm=True),
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
     "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),

@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 from montones.clock import clock
 from montones.rules import RulesError
 from montones.rules.games import Game, game
+from montones.rules.table import moved
 from montones.service import store
 from montones.service.queries import Seat, get_table, hash_secret, is_host, seat_by_token
 from montones.service.refusals import NotAllowed, ServiceError, Stale
@@ -110,6 +111,9 @@ def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
             raise ServiceError("That rejoin code does not match a seat at this table.")
         token = secrets.token_urlsafe(24)
         store.new_token(conn, table.id, player.seat, hash_secret(token))
+        # A new version, so the stream of the device the seat left tells it so at once.
+        new_state, events = moved(table.state, player.seat)
+        write(conn, table, new_state, events, player.seat, "rejoin", {})
     return player, token
 
 

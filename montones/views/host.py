@@ -6,6 +6,7 @@ import json
 import secrets
 
 from flask import Blueprint, Response, abort, flash, render_template, request, session
+from flask_babel import gettext as _
 
 from montones import history, service
 from montones.rules.games import game
@@ -38,6 +39,12 @@ def page(code):
     actor, _player = actor_for(table)
     secret = session.get("hosts", {}).get(table.code)
     show_link = session.pop("show_host_link", None) == table.code
+    players = table.state["players"]
+    sent_away = [
+        {"id": seat, "name": p["name"], "chips": p["chips"]}
+        for seat, p in players.items()
+        if p.get("left")
+    ]
     return render_template(
         "host/table.html",
         table=table,
@@ -47,7 +54,22 @@ def page(code):
         standings=game(table.game).standings(table.state),
         nonce=secrets.token_urlsafe(12),
         actor=actor,
+        sent_away=sent_away,
+        confirm=_asked(table),
     )
+
+
+def _asked(table) -> dict | None:
+    """The question a drastic switch asks before it acts (``?confirm=kind``): sending a
+    player away (``seat``) or ending the night."""
+    kind = request.args.get("confirm")
+    if kind == "end" and not table.ended_at:
+        return {"kind": "end"}
+    seat = request.args.get("seat", "")
+    player = table.state["players"].get(seat)
+    if kind == "kick" and player and not player.get("left"):
+        return {"kind": "kick", "seat": seat, "name": player["name"]}
+    return None
 
 
 def _hosted(code):
@@ -82,9 +104,16 @@ def act(code, kind):
     table = service.get_table(code)
     actor, _player = actor_for(table)
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
-    host_kinds = {k for k, spec in game(table.game).ACTIONS.items() if spec.host}
+    actions = game(table.game).ACTIONS
+    host_kinds = {k for k, spec in actions.items() if spec.host}
     if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
         abort(403)
+    drastic = kind == "end" or (kind in actions and actions[kind].confirm)
+    if drastic and request.form.get("confirm") != "yes":  # asked first; nothing changes yet
+        seat = request.form.get("seat", "")
+        return back_to(
+            "host.page", code=table.code, confirm=kind, **({"seat": seat} if seat else {})
+        )
     try:
         if kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
@@ -93,7 +122,18 @@ def act(code, kind):
         else:
             params = parse_fields(request.form, game(table.game).ACTIONS[kind].fields)
             # A resent form (a double tap on "+") gives the chips once.
-            service.act(table.code, actor, kind, params, nonce=request.form.get("nonce") or None)
+            done = service.act(
+                table.code, actor, kind, params, nonce=request.form.get("nonce") or None
+            )
+            if kind == "top_up":  # answered where the host looks, with the chips it made
+                who = done.state["players"][params["seat"]]
+                flash(_("%(name)s has %(n)s chips now.", name=who["name"], n=who["chips"]), "done")
+            elif kind == "readmit":
+                name = done.state["players"][params["seat"]]["name"]
+                flash(
+                    _("%(name)s may come back: their seat and chips are theirs again.", name=name),
+                    "done",
+                )
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
             abort(403)
