@@ -1037,18 +1037,20 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
 def stacks(bets: list[dict]) -> list[dict]:
     """A heap's open bets as the felt shows them: one pile per player and kind of bet.
 
-    A pile holds the sum of its bets (``amount``; ``None`` for the whole bank), their ``count``
-    and, as its ``id``, its newest bet: the one a withdraw takes back. Piles keep the order of
-    their first bet, so a new chip on a pile does not move it.
+    A pile holds the sum of its bets (``amount``; ``None`` for the whole bank), their ``count``,
+    each bet's stake (``parts``: they are settled one by one, so every screen shows them) and,
+    as its ``id``, its newest bet: the one a withdraw takes back. Piles keep the order of their
+    first bet, so a new chip on a pile does not move it.
     """
     piles: dict[tuple[str, str], dict] = {}
     for b in bets:
         pile = piles.get((b["player"], b["kind"]))
         if pile is None:
-            piles[(b["player"], b["kind"])] = {**b, "count": 1}
+            piles[(b["player"], b["kind"])] = {**b, "count": 1, "parts": [b["amount"]]}
         else:
             pile["id"] = b["id"]
             pile["count"] += 1
+            pile["parts"].append(b["amount"])
             if pile["amount"] is not None and b["amount"] is not None:
                 pile["amount"] += b["amount"]
     return list(piles.values())

@@ -85,13 +85,28 @@ def _departure(table) -> str | None:
     return service.departure(table, credentials(table.code)[0], seat)
 
 
-def _gone(table, reason: str, status: int = 403):
+def _gone(table, reason: str, status: int = 403, notice: str | None = None):
     """What a phone without its seat is answered, whatever it asked: why, and what it can do;
     to htmx, the region that says so, swapped over the whole screen."""
+    context = {"table": table, "gone": reason, "notice": notice}
     if wants_fragment():
-        html = render_template("play/_gone.html", table=table, gone=reason, oob=True)
+        html = render_template("play/_gone.html", oob=True, **context)
         return html, status, {"Vary": "HX-Request", "Cache-Control": "no-store"}
-    return render_template("play/gone.html", table=table, gone=reason), status
+    return render_template("play/gone.html", **context), status
+
+
+@bp.app_errorhandler(400)
+def _bad_request(error):
+    """A tap refused before it reached a view (a page out of date: its CSRF token is not the
+    session's) is said on the phone too: htmx swaps nothing of a bare error page."""
+    table = request.view_args and request.view_args.get("code")
+    if not wants_fragment() or not table:
+        return error
+    try:
+        table = service.get_table(table)
+    except service.NotFound:
+        return error
+    return _gone(table, "out_of_date", 400, error.description)
 
 
 @bp.app_errorhandler(service.NotFound)
@@ -193,8 +208,8 @@ def act(code, kind):
         if notice:
             flash(notice)
         return back_to("play.page", code=table.code)
-    if player is None:
-        return render_template("play/missing.html", message=notice), status
+    if player is None:  # a device with no seat here (never had one, or its cookie expired)
+        return _gone(table, "no_seat", status, notice)
     return render_regions(
         PAGE,
         REGIONS if notice else MINE,
