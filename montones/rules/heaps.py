@@ -355,6 +355,8 @@ def close_auction(
         raise RulesError("the winning offer is no longer covered by that player's chips")
     player["chips"] -= best
     state["bank"] = {"banker": winner, "amount": best, "opened_at": now, "last_hands": None}
+    if len(tied) > 1:  # said on every screen through the bank's first hand: why this banker
+        state["bank"]["lot"] = tied
     state["auction"] = {"offers": {}, "passed": []}
     events.append({"type": "bank_opened", "banker": winner, "amount": best, "tied": tied})
     _deal(state, events, now, deck)
@@ -743,6 +745,21 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     events.append({"type": "settled", "hand": hand["number"], **hand["result"]})
 
 
+def explained(result: dict) -> list[dict]:
+    """A settled hand's lines with what makes each plain: ``held``, what the bank held when it
+    was settled; ``owed``, what the bet would have come to had the bank held enough (its
+    payout if it won, its stake if it lost); ``capped``, a pagando y cobrando played for the
+    declarer's chips, not for the whole bank."""
+    held = result["bank_before"]
+    lines = []
+    for line in result["settled"]:
+        owed = _full_payout(line, result["cards"]) if line["result"] == WON else line["stake"]
+        capped = line["kind"] == "whole_bank" and line["stake"] < held
+        lines.append({**line, "held": held, "owed": owed, "capped": capped})
+        held -= line["net"]
+    return lines
+
+
 def _full_payout(line: dict, cards: list[str]) -> int:
     if line["kind"] == "heap":
         return heap_payout(cards[line["heap"] - 1], line["stake"])
@@ -769,6 +786,7 @@ def next_hand(state: State, events: Events, pid: str, now: float, deck: list[str
     if state["bank"]["amount"] == 0:
         raise RulesError("the bank is broken: se abona or close it")
     _count_last_hand(state)
+    state["bank"].pop("lot", None)
     _deal(state, events, now, deck)
 
 
@@ -855,6 +873,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     phase = state["phase"]
     result = hand["result"] if hand else None
     names = {pid: p["name"] for pid, p in state["players"].items()}
+    if result:
+        result = {**result, "settled": explained(result)}
     turned = {} if not result else {line["bet"]: line for line in result["settled"]}
 
     heaps = []
@@ -921,6 +941,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             "name": names[bank["banker"]],
             "ends_at": bank["opened_at"] + 60 * state["settings"]["tenure_minutes"],
             "closing": now is not None and bank_closing(state, now),
+            "lot": [names[pid] for pid in bank.get("lot", [])],
         },
         "cutter": hand["cutter"] if hand and phase == CUT else None,
         "cutter_name": names.get(hand["cutter"]) if hand and phase == CUT else None,

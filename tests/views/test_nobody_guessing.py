@@ -4,6 +4,7 @@ out, when the bank is closing and when the clock cut the deck."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from montones import service
@@ -193,3 +194,77 @@ def test_when_the_cut_clock_runs_out_every_screen_says_so(app, clock):
         assert said in page.get_data(as_text=True).replace("&#39;", "'"), screen
     night.ok("Ana", "heaps", count=3)
     assert said in night.page("Eva").get_data(as_text=True).replace("&#39;", "'")
+
+
+# --- rules that surprise, explained where they happen ---------------------------------------------
+
+
+def status_text(night, name) -> str:
+    html = night.page(name).get_data(as_text=True)
+    return re.sub(r"\s+", " ", html.split('id="status"')[1].split("</section>")[0])
+
+
+def test_a_bet_the_bank_covered_only_in_part_is_explained_to_its_punter(app):
+    """Bank 30. Eva 20 on heap 1 (lifted first: less money), Ben 25 on heap 2; both heaps beat
+    the banker's 4 de oros: Eva is paid 20, and the bank holds only 10 of Ben's 25."""
+    night = betting(app)
+    night.ok("Eva", "bet", heap=1, amount=20)
+    night.ok("Ben", "bet", heap=2, amount=25)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "4o", 1: "6c", 2: "7e"})
+    night.ok("Ana", "close")
+    assert "you won 25, but the bank held only 10: paid 10." in status_text(night, "Ben")
+    assert "the bank held only" not in status_text(night, "Eva")  # paid in full: nothing to say
+    felt = night.page("Ben").get_data(as_text=True)
+    assert "the least money first; it changes a result only when the bank runs short" in felt
+
+
+def test_a_losing_bet_partly_covered_says_what_came_back(app):
+    """Bank 30. Ben 20 on heap 1 wins (bank 10), then Eva's 25 on heap 2 loses: the bank held
+    10 of it, 15 back."""
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=20)
+    night.ok("Eva", "bet", heap=2, amount=25)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "5o", 1: "7c", 2: "2e"})
+    night.ok("Ana", "close")
+    assert "Heap 2: the bank held 10 of your 25: 15 back." in status_text(night, "Eva")
+
+
+def test_a_pagando_y_cobrando_says_what_it_played_for_and_why(app):
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Eva", "declare", heap=2)
+    night.ok("Ben", "choose", heap=3)
+    night.arrange({3: "4o", 1: "6c", 2: "7e"})
+    night.ok("Ana", "close")
+    # Ben's 5 was paid first (bank 25); Eva's heap, lifted last, played for the 25 left.
+    said = "Pagando y cobrando on heap 2 played for 25: what the bank held when your heap"
+    assert said in status_text(night, "Eva")
+
+
+def test_a_bet_on_the_bankers_card_says_why_it_won_against_a_losing_heap(app):
+    night = betting(app)
+    night.ok("Eva", "against", heap=1, amount=5)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "6o", 1: "2c"})
+    night.ok("Ana", "close")
+    assert "the bank beat that heap, so your bet won." in status_text(night, "Eva")
+    felt = night.page("Ben").get_data(as_text=True)
+    assert "bank wins" in felt and "wins when the bank wins" in felt
+
+
+def test_an_auction_tie_decided_by_lot_is_said(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.ok("Ana", "offer", amount=30)
+    night.ok("Ben", "offer", amount=30)
+    night.ok("Eva", "pass")
+    banker = night.banker()
+    said = f"Ana, Ben offered the same: the bank went to {banker} by lot."
+    for page in (night.page("Eva"), night.host.get(f"/t/{night.code}/host")):
+        assert said in html_text(page)
+    assert said in html_text(night.host.get(f"/t/{night.code}/tv"))
+
+
+def html_text(response) -> str:
+    return html.unescape(response.get_data(as_text=True))

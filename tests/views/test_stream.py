@@ -171,3 +171,27 @@ def test_a_phone_whose_seat_moved_to_another_device_is_told_by_its_stream(app):
             other.close()
     finally:
         stream.close()
+
+
+def test_every_phone_gets_its_own_language_in_every_pushed_region(app):
+    """One language per device: Ben's phone is in Spanish, Eva's in English; what their
+    streams push (the felt, and the notice when the host sends Ben away) is each in its own,
+    whoever's tap rendered it first."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    night.clients["Ben"].get(f"/t/{night.code}?lang=es")
+    version = night.state()["version"]
+    ben = Stream(night.clients["Ben"], url(night, "phone", version))
+    eva = Stream(night.clients["Eva"], url(night, "phone", version))
+    try:
+        night.ok("Eva", "bet", heap=1, amount=3)  # rendered first for Eva, in English
+        (_name, felt_es), _mine = ben.events(until="mine")
+        (_name, felt_en), _mine = eva.events(until="mine")
+        assert "Montón 1" in felt_es and "Heap 1" not in felt_es
+        assert "Heap 1" in felt_en and "Montón 1" not in felt_en
+        assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+        gone = dict(ben.events(until="gone"))["gone"]
+        assert "El anfitrión te ha echado de esta mesa" in gone
+    finally:
+        ben.close()
+        eva.close()
