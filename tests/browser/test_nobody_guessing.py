@@ -177,4 +177,10 @@ def test_monte_the_banker_sees_no_bet_here_and_the_clock_cut_is_said(chromium, s
     expect(punter.locator(".layout__cta").first).to_be_visible(timeout=TIMEOUT)
     expect(banker.locator(".layout__cta").first).to_be_hidden()
     screenshot(banker, "guess-monte-banker-betting")
+
+    # A typed stake over the table's maximum is refused in words, not stopped by the browser.
+    punter.get_by_placeholder("other").fill("999")
+    punter.locator("#felt .layout--top button.layout__cards").click()
+    expect(punter.locator("#bar .notice")).to_be_visible(timeout=TIMEOUT)
+    screenshot(punter, "guess-monte-refused-stake")
     assert errors == [], errors

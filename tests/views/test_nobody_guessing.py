@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from montones import service
+from montones import chart, service
 from tests.helpers.nights import HX, Night, csrf_of, flashed, notice, put_state
 
 
@@ -70,6 +70,10 @@ def test_a_sent_away_player_cannot_sit_down_again_until_the_host_lets_them(app):
     assert 'data-chips="100"' in html and "sent you away" not in html
     night.ok("Ben", "bet", heap=2, amount=5)
     assert standings_names(night).count("Ben") == 1
+    # His line in the chart keeps its colour: the same seat, not a new one.
+    svg = night.host.get(f"/t/{night.code}/standings.svg").get_data(as_text=True)
+    assert chart.seat_colour(night.seats["Ben"]) in svg
+    assert sorted(night.state()["players"]) == ["p1", "p2", "p3"]
 
 
 def test_a_phone_whose_seat_moved_says_so_and_offers_the_rejoin_code(app):
