@@ -226,8 +226,14 @@ def _ask(code: str, kind: str):
     player may not do it now."""
     table, _actor, player = _seated(code)
     mine = table_view(table, player.seat)["me"] if player is not None else None
-    if table.paused or not mine or kind not in mine["can"]:
-        return None  # not this player's to do now: the service says why
+    seen = request.form.get("stage") or None
+    if (
+        table.paused
+        or not mine
+        or kind not in mine["can"]
+        or seen not in (None, service.stage(table.state))
+    ):
+        return None  # not this player's to do now (or asked from an older screen): refused
     if not wants_fragment():
         return back_to("play.page", code=table.code, ask=kind)
     return render_regions(
