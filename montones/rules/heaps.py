@@ -355,6 +355,8 @@ def close_auction(
         raise RulesError("the winning offer is no longer covered by that player's chips")
     player["chips"] -= best
     state["bank"] = {"banker": winner, "amount": best, "opened_at": now, "last_hands": None}
+    if len(tied) > 1:  # said on every screen through the bank's first hand: why this banker
+        state["bank"]["lot"] = tied
     state["auction"] = {"offers": {}, "passed": []}
     events.append({"type": "bank_opened", "banker": winner, "amount": best, "tied": tied})
     _deal(state, events, now, deck)
@@ -743,6 +745,21 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     events.append({"type": "settled", "hand": hand["number"], **hand["result"]})
 
 
+def explained(result: dict) -> list[dict]:
+    """A settled hand's lines with what makes each plain: ``held``, what the bank held when it
+    was settled; ``owed``, what the bet would have come to had the bank held enough (its
+    payout if it won, its stake if it lost); ``capped``, a pagando y cobrando played for the
+    declarer's chips, not for the whole bank."""
+    held = result["bank_before"]
+    lines = []
+    for line in result["settled"]:
+        owed = _full_payout(line, result["cards"]) if line["result"] == WON else line["stake"]
+        capped = line["kind"] == "whole_bank" and line["stake"] < held
+        lines.append({**line, "held": held, "owed": owed, "capped": capped})
+        held -= line["net"]
+    return lines
+
+
 def _full_payout(line: dict, cards: list[str]) -> int:
     if line["kind"] == "heap":
         return heap_payout(cards[line["heap"] - 1], line["stake"])
@@ -769,6 +786,7 @@ def next_hand(state: State, events: Events, pid: str, now: float, deck: list[str
     if state["bank"]["amount"] == 0:
         raise RulesError("the bank is broken: se abona or close it")
     _count_last_hand(state)
+    state["bank"].pop("lot", None)
     _deal(state, events, now, deck)
 
 
@@ -855,6 +873,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     phase = state["phase"]
     result = hand["result"] if hand else None
     names = {pid: p["name"] for pid, p in state["players"].items()}
+    if result:
+        result = {**result, "settled": explained(result)}
     turned = {} if not result else {line["bet"]: line for line in result["settled"]}
 
     heaps = []
@@ -921,6 +941,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             "name": names[bank["banker"]],
             "ends_at": bank["opened_at"] + 60 * state["settings"]["tenure_minutes"],
             "closing": now is not None and bank_closing(state, now),
+            "lot": [names[pid] for pid in bank.get("lot", [])],
         },
         "cutter": hand["cutter"] if hand and phase == CUT else None,
         "cutter_name": names.get(hand["cutter"]) if hand and phase == CUT else None,
@@ -928,6 +949,13 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         if hand and phase == CUT
         else None,
         "cut": hand["cut"] if hand else None,
+        # Whose cut the clock made (they let their time run out), while its deck is dealt.
+        "cut_by_clock": names.get(hand["cutter"])
+        if hand
+        and phase in (HEAPS, BETTING)
+        and hand["cut"]["how"] == "random"
+        and not hand.get("rey_kept")
+        else None,
         "heaps": heaps,
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
@@ -1030,18 +1058,20 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
 def stacks(bets: list[dict]) -> list[dict]:
     """A heap's open bets as the felt shows them: one pile per player and kind of bet.
 
-    A pile holds the sum of its bets (``amount``; ``None`` for the whole bank), their ``count``
-    and, as its ``id``, its newest bet: the one a withdraw takes back. Piles keep the order of
-    their first bet, so a new chip on a pile does not move it.
+    A pile holds the sum of its bets (``amount``; ``None`` for the whole bank), their ``count``,
+    each bet's stake (``parts``: they are settled one by one, so every screen shows them) and,
+    as its ``id``, its newest bet: the one a withdraw takes back. Piles keep the order of their
+    first bet, so a new chip on a pile does not move it.
     """
     piles: dict[tuple[str, str], dict] = {}
     for b in bets:
         pile = piles.get((b["player"], b["kind"]))
         if pile is None:
-            piles[(b["player"], b["kind"])] = {**b, "count": 1}
+            piles[(b["player"], b["kind"])] = {**b, "count": 1, "parts": [b["amount"]]}
         else:
             pile["id"] = b["id"]
             pile["count"] += 1
+            pile["parts"].append(b["amount"])
             if pile["amount"] is not None and b["amount"] is not None:
                 pile["amount"] += b["amount"]
     return list(piles.values())
@@ -1166,7 +1196,7 @@ ACTIONS: dict[str, Action] = {
         (Field("amount", Phrase("The new bank")),),
     ),
     "close_bank": Action(lambda s, who, p, now: close_bank(s, who)),
-    "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who)),
+    "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who), confirm=True),
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
     "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),

@@ -341,6 +341,7 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
         position = _rng.randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
     state["shuffle"]["cut"] = position
+    state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
     events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
     _deal_coup(state, events)
 
@@ -577,6 +578,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         if not p.get("left")
     ]
     cutting = phase == CUT
+    cut_by = (state["shuffle"] or {}).get("cut_by") if phase in (BETTING, COUP_OVER) else None
     view_ = {
         "game": "monte",
         "version": state["version"],
@@ -596,6 +598,10 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": state["cut_started"] + state["settings"]["cut_timeout"]
         if cutting
+        else None,
+        # Whose cut the clock made (they let their time run out), through the deck's first coup.
+        "cut_by_clock": names.get(cut_by["player"])
+        if cut_by and cut_by["how"] == "random" and shown and shown["number"] == 1
         else None,
         "layouts": layouts,
         "gate": result["gate"] if result else None,

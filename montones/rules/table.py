@@ -43,7 +43,8 @@ class Action:
     are its parameters; ``host``: only the host may do it; ``all_in(state, who)``, if given,
     is what an ``amount`` of :data:`ALL_IN` comes to when the action arrives; ``tap``: a tap on
     the felt does it, on the place named by its first field (a heap, a layout), with the stake
-    chosen in the action bar when it has an ``amount``.
+    chosen in the action bar when it has an ``amount``; ``confirm``: it cannot be taken back,
+    so the screen asks "are you sure?" first.
     """
 
     call: Callable[[State, str, dict[str, Any], float], tuple[State, Events]]
@@ -51,6 +52,7 @@ class Action:
     host: bool = False
     all_in: Callable[[State, str], int] | None = None
     tap: bool = False
+    confirm: bool = False
 
     def params(self, state: State, who: str, given: dict[str, Any]) -> dict[str, Any]:
         """The action's parameters from those given: its fields only, the all-in chip
@@ -148,8 +150,14 @@ def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -
     if at_table >= most:
         raise RulesError("the table is full: it seats %(most)s players", most=most)
     for other in state["players"].values():
-        if not other.get("left") and looks(other["name"]) == looks(name):
-            raise RulesError("%(name)s is already at the table: choose another name", name=name)
+        if looks(other["name"]) != looks(name):
+            continue
+        if other.get("left"):  # one name, one line in the standings: the host lets them back
+            raise RulesError(
+                "%(name)s was sent away by the host: only the host can let them back in",
+                name=other["name"],
+            )
+        raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
@@ -212,14 +220,38 @@ def top_up(state: State, events: Events, pid: str, chips: int) -> None:
     events.append({"type": "topped_up", "player": pid, "amount": chips})
 
 
+@action
+def readmit(state: State, events: Events, pid: str) -> None:
+    """The host lets a player they sent away back in: the same seat and the chips it kept
+    (never fresh chips)."""
+    found = state["players"].get(pid)
+    if found is None:
+        raise RulesError("that player is not at the table")
+    if not found.get("left"):
+        raise RulesError("%(name)s is at the table already", name=found["name"])
+    del found["left"]
+    events.append({"type": "readmitted", "player": pid})
+
+
+@action
+def moved(state: State, events: Events, pid: str) -> None:
+    """A seat taken to another device (its rejoin code): the device count goes up, so the
+    screens of the device it left can tell that it is no longer theirs."""
+    player(state, pid)["device"] = state["players"][pid].get("device", 0) + 1
+    events.append({"type": "moved", "player": pid})
+
+
 def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[str, Action]:
-    """The host's actions at every table: send a player away (the game's ``leave``), give a
-    player more chips, close the table to new players and open it again."""
+    """The host's actions at every table: send a player away (the game's ``leave``), let them
+    back in, give a player more chips, close the table to new players and open it again."""
     seat = Field("seat", Phrase("The player"), str)
     return {
         "close_doors": Action(lambda s, who, p, now: doors(s, True), host=True),
         "open_doors": Action(lambda s, who, p, now: doors(s, False), host=True),
-        "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (seat,), host=True),
+        "kick": Action(
+            lambda s, who, p, now: leave(s, p["seat"]), (seat,), host=True, confirm=True
+        ),
+        "readmit": Action(lambda s, who, p, now: readmit(s, p["seat"]), (seat,), host=True),
         "top_up": Action(
             lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
             (seat, Field("amount", Phrase("The top-up"))),

@@ -27,6 +27,7 @@ from montones.service.actions import (
 from montones.service.queries import (
     Seat,
     chips_over_night,
+    departure,
     game_of,
     get_table,
     is_host,
@@ -47,6 +48,7 @@ __all__ = [
     "chips_over_night",
     "clock_deadline",
     "create_table",
+    "departure",
     "engine",
     "game_of",
     "get_table",

@@ -12,6 +12,7 @@ from montones.clock import clock
 from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.games import Game, game
+from montones.rules.table import moved
 from montones.service import store
 from montones.service.queries import (
     Seat,
@@ -124,6 +125,9 @@ def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
         token = secrets.token_urlsafe(24)
         fresh = _rejoin_code(store.rejoin_codes(conn, table.id))
         store.new_secrets(conn, table.id, player.seat, hash_secret(token), fresh)
+        # A new version, so the stream of the device the seat left tells it so at once.
+        new_state, events = moved(table.state, player.seat)
+        write(conn, table, new_state, events, player.seat, "rejoin", {})
     return Seat(player.seat, player.name, fresh), token
 
 

@@ -70,6 +70,19 @@ def player_by_token(table: Snapshot, token: str | None) -> Seat | None:
     return found
 
 
+def departure(table: Snapshot, token: str | None, seat: str | None) -> str | None:
+    """Why a browser that took seat ``seat`` with ``token`` has no seat at the table now:
+    ``"sent_away"`` (the host sent its player away), ``"moved"`` (the seat went to another
+    device by its rejoin code, which gave the seat a new token); None while it holds its seat,
+    or when it never had one here."""
+    if not token:
+        return None
+    found = seat_by_token(db.session, table.id, token)
+    if found is None:
+        return "moved" if seat in table.state["players"] else None
+    return "sent_away" if table.state["players"].get(found.seat, {}).get("left") else None
+
+
 _PLAYERS = Player.__table__
 # Built once: a phone's seat is read on its every fetch.
 _SEAT = select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code).where(

@@ -6,6 +6,7 @@ import json
 import secrets
 
 from flask import Blueprint, Response, abort, flash, render_template, request, session
+from flask_babel import gettext as _
 
 from montones import history, service
 from montones.rules.games import game
@@ -45,6 +46,12 @@ def page(code):
     actor, _player = actor_for(table)
     secret = session.get("hosts", {}).get(table.code)
     show_link = session.pop("show_host_link", None) == table.code
+    players = table.state["players"]
+    sent_away = [
+        {"id": seat, "name": p["name"], "chips": p["chips"]}
+        for seat, p in players.items()
+        if p.get("left")
+    ]
     return render_template(
         "host/table.html",
         table=table,
@@ -54,7 +61,27 @@ def page(code):
         standings=game(table.game).standings(table.state),
         nonce=secrets.token_urlsafe(12),
         actor=actor,
+        sent_away=sent_away,
+        confirm=_asked(table),
     )
+
+
+def _asked(table) -> dict | None:
+    """The question a drastic switch asks before it acts (``?confirm=kind``): sending one or
+    several players away (``seat``, repeated) or ending the night."""
+    kind = request.args.get("confirm")
+    if kind == "end" and not table.ended_at:
+        return {"kind": "end"}
+    players = table.state["players"]
+    seats = [
+        seat
+        for seat in dict.fromkeys(request.args.getlist("seat"))
+        if seat in players and not players[seat].get("left")
+    ]
+    if kind == "kick" and seats:
+        names = ", ".join(players[seat]["name"] for seat in seats)
+        return {"kind": "kick", "seats": seats, "name": names}
+    return None
 
 
 def _hosted(code):
@@ -89,9 +116,16 @@ def act(code, kind):
     table = service.get_table(code)
     actor, _player = actor_for(table)
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
-    host_kinds = {k for k, spec in game(table.game).ACTIONS.items() if spec.host}
+    actions = game(table.game).ACTIONS
+    host_kinds = {k for k, spec in actions.items() if spec.host}
     if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
         abort(403)
+    drastic = kind == "end" or (kind in actions and actions[kind].confirm)
+    if drastic and request.form.get("confirm") != "yes":  # asked first; nothing changes yet
+        seats = request.form.getlist("seat")
+        return back_to(
+            "host.page", code=table.code, confirm=kind, **({"seat": seats} if seats else {})
+        )
     try:
         if kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
@@ -108,7 +142,16 @@ def act(code, kind):
                 params = parse_fields(form, spec.fields)
                 # A resent form (a double tap on "+") gives the chips once.
                 once = f"{nonce}-{seat}" if nonce and seat else nonce
-                service.act(table.code, actor, kind, params, nonce=once)
+                done = service.act(table.code, actor, kind, params, nonce=once)
+            if kind == "top_up":  # answered where the host looks, with the chips it made
+                who = done.state["players"][params["seat"]]
+                flash(_("%(name)s has %(n)s chips now.", name=who["name"], n=who["chips"]), "done")
+            elif kind == "readmit":
+                name = done.state["players"][params["seat"]]["name"]
+                flash(
+                    _("%(name)s may come back: their seat and chips are theirs again.", name=name),
+                    "done",
+                )
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
             abort(403)

@@ -6,7 +6,7 @@ import io
 import secrets
 
 import segno
-from flask import Blueprint, Response, abort, flash, render_template, request
+from flask import Blueprint, Response, abort, flash, render_template, request, session
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -55,9 +55,16 @@ def _context(table, player, **extra):
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
         "notice": None,
+        # An action that cannot be taken back, asked about before it is sent (``?ask=kind``).
+        "confirming": _confirming(rules, request.args.get("ask")),
         **extra,
     }
     return context
+
+
+def _confirming(rules, kind: str | None) -> str | None:
+    spec = rules.ACTIONS.get(kind or "")
+    return kind if spec is not None and spec.confirm and not spec.host else None
 
 
 def _shared(table):
@@ -72,6 +79,36 @@ def _seated(code):
     return table, actor, player
 
 
+def _departure(table) -> str | None:
+    """Why this browser, which had a seat here, has none now (see ``service.departure``)."""
+    seat = session.get("seat_ids", {}).get(table.code)
+    return service.departure(table, credentials(table.code)[0], seat)
+
+
+def _gone(table, reason: str, status: int = 403, notice: str | None = None):
+    """What a phone without its seat is answered, whatever it asked: why, and what it can do;
+    to htmx, the region that says so, swapped over the whole screen."""
+    context = {"table": table, "gone": reason, "notice": notice}
+    if wants_fragment():
+        html = render_template("play/_gone.html", oob=True, **context)
+        return html, status, {"Vary": "HX-Request", "Cache-Control": "no-store"}
+    return render_template("play/gone.html", **context), status
+
+
+@bp.app_errorhandler(400)
+def _bad_request(error):
+    """A tap refused before it reached a view (a page out of date: its CSRF token is not the
+    session's) is said on the phone too: htmx swaps nothing of a bare error page."""
+    table = request.view_args and request.view_args.get("code")
+    if not wants_fragment() or not table:
+        return error
+    try:
+        table = service.get_table(table)
+    except service.NotFound:
+        return error
+    return _gone(table, "out_of_date", 400, error.description)
+
+
 @bp.app_errorhandler(service.NotFound)
 def _no_table(error):
     limits.missed()
@@ -82,6 +119,9 @@ def _no_table(error):
 def page(code):
     table, _actor, player = _seated(code)
     if player is None:
+        reason = _departure(table)
+        if reason is not None:
+            return _gone(table, reason, 200)
         return back_to("play.join", code=table.code)
     if table.ended_at:
         return back_to("play.standings", code=table.code)
@@ -92,6 +132,9 @@ def page(code):
 def region(code, region):
     table, _actor, player = _seated(code)
     if player is None:
+        reason = _departure(table)
+        if reason is not None:
+            return _gone(table, reason)
         abort(403)
     if not wants_fragment():
         return page(code)
@@ -137,7 +180,12 @@ def act(code, kind):
     try:
         # The form is parsed with the spec of the table's game, then the service runs it in
         # one transaction, where it reads who is asking.
-        asked, params = asked_action(game(service.game_of(code)), kind, request.form)
+        rules = game(service.game_of(code))
+        asked, params = asked_action(rules, kind, request.form)
+        if _confirming(rules, asked) and request.form.get("confirm") != "yes":
+            asking = _ask(code, asked)
+            if asking is not None:
+                return asking
         table, player = service.act_as(
             code,
             *credentials(code),
@@ -152,12 +200,17 @@ def act(code, kind):
         _actor, player = actor_for(table)
     if player is not None and table.state["players"].get(player.seat, {}).get("left"):
         player = None
+    reason = _departure(table) if player is None else None
+    if reason is not None:  # said over the whole screen, as the page says it
+        if wants_fragment():
+            return _gone(table, reason, status)
+        notice = None
     if not wants_fragment():
         if notice:
             flash(notice)
         return back_to("play.page", code=table.code)
-    if player is None:
-        return render_template("play/missing.html", message=notice), status
+    if player is None:  # a device with no seat here (never had one, or its cookie expired)
+        return _gone(table, "no_seat", status, notice)
     return render_regions(
         PAGE,
         REGIONS if notice else MINE,
@@ -168,12 +221,39 @@ def act(code, kind):
     )
 
 
+def _ask(code: str, kind: str):
+    """Before an action that cannot be taken back: the bar asks "are you sure?" (its answer
+    sends the action again with ``confirm=yes``); nothing is changed yet. None when the
+    player may not do it now."""
+    table, _actor, player = _seated(code)
+    mine = table_view(table, player.seat)["me"] if player is not None else None
+    seen = request.form.get("stage") or None
+    if (
+        table.paused
+        or not mine
+        or kind not in mine["can"]
+        or seen not in (None, service.stage(table.state))
+    ):
+        return None  # not this player's to do now (or asked from an older screen): refused
+    if not wants_fragment():
+        return back_to("play.page", code=table.code, ask=kind)
+    return render_regions(
+        PAGE,
+        MINE,
+        all_oob=True,
+        prerendered=_shared(table),
+        **_context(table, player, confirming=kind),
+    )
+
+
 @bp.route("/join", methods=["GET", "POST"])
 def join(code):
     table = service.get_table(code)
     _actor, player = actor_for(table)
     if player is not None:
         return back_to("play.page", code=table.code)
+    if _departure(table) == "sent_away":  # not back under another name without the host
+        return _gone(table, "sent_away")
     return _take_seat(
         table, "play/join.html", lambda: service.join(table.code, request.form.get("name", ""))
     )
@@ -194,11 +274,12 @@ def _take_seat(table, template: str, seat):
     error = None
     if request.method == "POST":
         try:
-            _player, token = seat()
+            player, token = seat()
         except service.ServiceError as refused:
             error = refusal(refused)
         else:
             remember("seats", table.code, token)
+            remember("seat_ids", table.code, player.seat)  # to say where it went, if it goes
             return back_to("play.page", code=table.code)
     return render_template(template, table=table, error=error), 422 if error else 200
 

@@ -42,9 +42,12 @@ def stream(code):
         kind = "host"
     _actor, player = actor_for(table)
     seen = request.args.get("v", type=int, default=-1)
+    seat = player.seat if player else None
     about = {
         "screen": kind,
-        "seat": player.seat if player else None,
+        "seat": seat,
+        # Which device of the seat this is: a rejoin elsewhere counts up (told as "gone").
+        "device": table.state["players"][seat].get("device", 0) if seat else None,
         "locale": str(get_locale()),
         "base_url": request.host_url,
     }

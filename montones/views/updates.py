@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from flask import current_app
+from flask import current_app, render_template
 from flask_babel import force_locale
 
 from montones import channel, history, service
@@ -101,12 +101,31 @@ def update(screen: Screen, table: Snapshot) -> bytes:
     kind, locale = about["screen"], about["locale"]
     if kind == "host":
         return b"event: changed\ndata: %d\n\n" % table.version
-    if (table.code, table.version, kind, locale) in channel.of().renders:
+    reason = departure(table.state, about) if kind == "phone" else None
+    if reason is None and (table.code, table.version, kind, locale) in channel.of().renders:
         return shared(table, kind, locale).events
     # Rendered as for the screen's own request: its address (the links in the blocks) and its
     # language.
     with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
-        return shared(table, kind, locale).events
+        events = shared(table, kind, locale).events
+        if reason is None:
+            return events
+        # Told once, over everything on it; a phone without its seat is told nothing more.
+        about["seat"] = None
+        gone = render_template("play/_gone.html", table=table, gone=reason, oob=False)
+        return events + event("gone", gone).encode()
+
+
+def departure(state: dict, about: dict) -> str | None:
+    """Why a phone's stream no longer serves a seat: its player sent away by the host, or the
+    seat moved to another device (see ``service.departure``); None while it does."""
+    seat = about["seat"]
+    if seat is None:
+        return None
+    player = state["players"].get(seat, {})
+    if player.get("left"):
+        return "sent_away"
+    return "moved" if player.get("device", 0) != about.get("device", 0) else None
 
 
 def tell(screen: Screen, version: int) -> bytes:

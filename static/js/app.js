@@ -121,6 +121,26 @@
     delete kept[id];
   });
 
+  // A stake typed in "other" is the one sent (it wins over the chip); choosing a chip clears it,
+  // so the chip shown as chosen is the stake the next tap sends.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.type !== "radio" || input.name !== "amount" || !input.form || input.form.id !== "intent") { return; }
+    var custom = input.form.querySelector("input[name=custom]");
+    if (custom) { custom.value = ""; }
+  });
+
+  // A tap that got no answer to show (the network, a server error) is said too, never silent.
+  function tapFailed(show) {
+    var note = document.getElementById("tap-failed");
+    if (note) { note.hidden = !show; }
+  }
+  document.addEventListener("htmx:sendError", function () { tapFailed(true); });
+  document.addEventListener("htmx:responseError", function () { tapFailed(true); });
+  document.addEventListener("htmx:afterOnLoad", function (event) {
+    if (event.detail.successful) { tapFailed(false); }
+  });
+
   var lastResult = null;
   document.addEventListener("htmx:afterSettle", function () {
     var el = document.querySelector("[data-result]");

@@ -149,7 +149,10 @@ class Night:
         )
 
     def host_do(self, kind: str, *, token: str | None = None, **fields):
-        data = {k: str(v) for k, v in fields.items()}
+        """The host's switch ``kind``, answering yes to the question a drastic one asks first
+        (``confirm=""``: not answered)."""
+        fields.setdefault("confirm", "yes")
+        data = {k: str(v) for k, v in fields.items() if v != ""}
         token = self.host_token if token is None else token
         if token:
             data["csrf_token"] = token
@@ -341,6 +344,8 @@ class MonteNight:
         return self.clients[name].post(f"/t/{self.code}/a/{kind}", data=data, headers=HX)
 
     def host_do(self, kind, **fields):
+        """As Night.host_do: a drastic switch's question answered yes."""
+        fields.setdefault("confirm", "yes")
         data = {k: str(v) for k, v in fields.items()}
         data["csrf_token"] = self.host_token
         return self.host.post(f"/t/{self.code}/host/{kind}", data=data)

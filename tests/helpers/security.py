@@ -123,7 +123,7 @@ class Checkpoint:
                 "ended_at": table.ended_at,
             }
             self.players = {
-                row.id: row.token_hash
+                row.id: (row.token_hash, row.rejoin_code)
                 for row in db.session.execute(
                     select(Player).where(Player.table_id == table.id)
                 ).scalars()
@@ -164,7 +164,7 @@ class Checkpoint:
                 if player.id not in self.players:
                     db.session.delete(player)
                 else:
-                    player.token_hash = self.players[player.id]
+                    player.token_hash, player.rejoin_code = self.players[player.id]
             table = db.session.get(GameTable, tid)
             table.state = copy.deepcopy(self.fields["state"])
             table.version = self.fields["version"]
@@ -279,6 +279,8 @@ def montones_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("pause").status_code == 303
     elif phase == "kicked":
         assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+    elif phase == "closed":
+        assert night.host_do("close_doors").status_code == 303
     elif phase == "ended":
         assert night.host_do("end").status_code == 303
     elif phase in ("chosen", "settled", "rey", "broken"):
@@ -327,6 +329,8 @@ def monte_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("pause").status_code == 303
     elif phase == "kicked":
         assert night.host_do("kick", seat=night.seats[roles["A"]]).status_code == 303
+    elif phase == "closed":
+        assert night.host_do("close_doors").status_code == 303
     elif phase == "ended":
         assert night.host_do("end").status_code == 303
     elif phase == "coup_over":

@@ -188,8 +188,10 @@ def form(draw, fields: tuple[str, ...], table=None) -> dict:
 
 
 def flashed_now(client) -> list:
+    """The refusals flashed into a browser's session (a switch that worked, such as a top-up,
+    flashes its answer as "done", which is no refusal)."""
     with client.session_transaction() as session:
-        return session.pop("_flashes", [])
+        return [f for f in session.pop("_flashes", []) if f[0] != "done"]
 
 
 def ledger_matches_state(app, code: str) -> None:

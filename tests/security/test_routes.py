@@ -82,6 +82,7 @@ CREATED = Outcome("created")  # a new table of one's own; this one untouched
 SEATED = Outcome("seated")  # 303 to the phone page with a new seat
 ALREADY = Outcome("already")  # already seated: 303 to the phone page, nothing done
 TAKES_SEAT = Outcome("takes_seat")  # the rejoin code moves that seat to this browser
+ASKS = Outcome("asks")  # a drastic action not yet confirmed: "are you sure?", nothing done
 F403 = Outcome("refused", 403)  # the host routes' bare 403
 
 
@@ -177,7 +178,8 @@ MATRIX = [
     Row(M, "betting",   "/a/tap",            {"mode": "declare", "heap": 2},          (JOIN,     OK,        OK,        NO_BET,    JOIN), logged="declare"),
     Row(M, "betting",   "/a/tap",            {"mode": "choose", "heap": 3},           (JOIN,     OK,        OK,        R422,      JOIN), logged="choose"),
     Row(M, "chosen",    "/a/close",          {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
-    Row(M, "betting",   "/a/tres",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(M, "betting",   "/a/tres",           {"confirm": "yes"},                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(M, "betting",   "/a/tres",           {},                                      (JOIN,     BANK,      BANK,      ASKS,      JOIN)),
     Row(M, "betting",   "/a/sit_out",        {},                                      (JOIN,     OK,        OK,        R422,      JOIN)),
     Row(M, "b_out",     "/a/sit_in",         {},                                      (JOIN,     R422,      OK,        R422,      JOIN)),
     Row(M, "settled",   "/a/next",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
@@ -198,14 +200,25 @@ MATRIX = [
     Row(M, "kicked",    "/a/bet",            BET2,                                    (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
     # Montones: the host's routes
     Row(M, "auction",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      OK)),
-    Row(M, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/kick",        {"seat": "$seat:B", "confirm": "yes"},   (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      ASKS)),
+    Row(M, "kicked",    "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      flash())),
+    Row(M, "kicked",    "/a/readmit",        {"seat": "$seat:A"},                     (JOIN,     GONE,      HOST,      HOST,      JOIN)),
     Row(M, "betting",   "/host/top_up",      {"seat": "$seat:A", "amount": 50},       (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(M, "closed",    "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "closed",    "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(M, "betting",   "/a/close_doors",    {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(M, "betting",   "/a/open_doors",     {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(M, "betting",   "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(M, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
-    Row(M, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(M, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(M, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
     Row(M, "betting",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      flash("The bank is not up for auction now."))),
     Row(M, "ended",     "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      flash("This table has ended."))),
-    Row(M, "betting",   "/host/kick",        {"seat": "p99"},                         (F403,     F403,      F403,      F403,      flash())),
+    Row(M, "betting",   "/host/kick",        {"seat": "p99", "confirm": "yes"},       (F403,     F403,      F403,      F403,      flash())),
     Row(M, "betting",   "/host/bet",         BET2,                                    (F403,     F403,      F403,      F403,      F403)),
     Row(M, "betting",   "/host/sit_out",     {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(M, "betting",   "/host/tres",        {},                                      (F403,     F403,      F403,      F403,      F403)),
@@ -238,11 +251,22 @@ MATRIX = [
     Row(T, "kicked",    "/a/bet",            {"layout": "top", "amount": 3},          (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
     # Monte: the host's routes
     Row(T, "seating",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      OK)),
-    Row(T, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/kick",        {"seat": "$seat:B", "confirm": "yes"},   (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      ASKS)),
+    Row(T, "kicked",    "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      flash())),
+    Row(T, "kicked",    "/a/readmit",        {"seat": "$seat:A"},                     (JOIN,     GONE,      HOST,      HOST,      JOIN)),
     Row(T, "betting",   "/host/top_up",      {"seat": "$seat:A", "amount": 50},       (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(T, "closed",    "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "closed",    "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(T, "betting",   "/a/close_doors",    {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(T, "betting",   "/a/open_doors",     {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(T, "betting",   "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(T, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
-    Row(T, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(T, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(T, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
     Row(T, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
     Row(T, "betting",   "/host/gate",        {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(T, "betting",   "/host/nonsense",    {},                                      (F403,     F403,      F403,      F403,      F403)),
@@ -313,6 +337,16 @@ def check(table, row: Row, actor: str, outcome: Outcome, response, before: str) 
         if outcome.message:
             assert messages == [outcome.message], (*where, messages)
         assert after == before, where
+    elif outcome.kind == "asks":
+        if row.endpoint == "host.act":
+            assert response.status_code == 303, where
+            assert location.startswith(f"/t/{code}/host?confirm={row.kind}"), where
+            asking = client.get(location).get_data(as_text=True)
+        else:
+            assert response.status_code == 200 and notice(response) is None, where
+            asking = response.get_data(as_text=True)
+        assert 'role="alertdialog"' in asking and 'name="confirm" value="yes"' in asking, where
+        assert after == before, where
     elif outcome.kind == "already":
         assert response.status_code == 303 and location == f"/t/{code}", where
         assert after == before, where
@@ -338,7 +372,13 @@ def check(table, row: Row, actor: str, outcome: Outcome, response, before: str) 
     elif outcome.kind == "takes_seat":
         assert response.status_code == 303 and location == f"/t/{code}", where
         b, a = whole(before), whole(after)
-        assert a["table"]["state"] == b["table"]["state"], where
+        # The seat's device count goes up (a new version, for the old device's stream to
+        # tell it); nothing else of the state changes.
+        old, new = b["table"]["state"], a["table"]["state"]
+        seat = resolve_seat_of_code(table, row)
+        devices = new["players"][seat].pop("device")
+        assert devices == old["players"][seat].pop("device", 0) + 1, where
+        assert {**new, "version": 0} == {**old, "version": 0}, where
         changed = [
             old[0]
             for old, new in zip(b["table"]["seats"], a["table"]["seats"], strict=True)
@@ -351,7 +391,9 @@ def check(table, row: Row, actor: str, outcome: Outcome, response, before: str) 
         if row.endpoint == "host.act":
             target = f"/t/{code}/standings" if outcome.kind == "ends" else f"/t/{code}/host"
             assert response.status_code == 303 and location == target, where
-            assert not flashes(client), where
+            # A top-up is answered with the chips it made; nothing else is flashed.
+            answered = ("top_up", "readmit")  # the host page says what they did
+            assert len(flashes(client)) == (row.kind in answered), where
             assert last_action(table.app, code) == ("host", row.logged or row.kind), where
         else:
             assert response.status_code == 200 and notice(response) is None, (

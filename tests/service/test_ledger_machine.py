@@ -381,12 +381,17 @@ class LedgerMachine(RuleBasedStateMachine):
             assert page.status_code == 200
             phone.token = csrf_of(page)
         clean = name.strip()
-        seated = {t.names[s].casefold() for s in t.live_seats()}
-        ok = 0 < len(clean) <= 24 and clean.casefold() not in seated
+        # A name stays its seat's, sent away or not (one line in the standings); a phone whose
+        # last seat here was sent away sits down again only when the host lets it back in.
+        taken = {t.names[s].casefold() for s in t.seats}
+        mine = [s for s, p in t.seats.items() if p is phone]
+        sent_away = bool(mine) and t.left(mine[-1])
+        ok = not sent_away and 0 < len(clean) <= 24 and clean.casefold() not in taken
         response = phone.client.post(
             f"/t/{t.code}/join", data={"csrf_token": phone.token, "name": name}
         )
-        assert response.status_code == (303 if ok else 422), (name, response.status_code)
+        expected = 303 if ok else 403 if sent_away else 422
+        assert response.status_code == expected, (name, response.status_code)
         t.expect = "moved" if ok else "same"
         if ok:
             seat = f"p{len(t.names) + 1}"  # the invariant checks the seat has this name
@@ -687,6 +692,9 @@ class LedgerMachine(RuleBasedStateMachine):
         """POST /t/CODE/a/<kind> from ``phone``, as its screen sends it; note what the answer
         says the request did (the invariant checks the table did just that)."""
         form = {k: str(v) for k, v in fields.items()}
+        # An action that asks "are you sure?" first (tres últimas manos) is sent as its answer
+        # sends it; the question itself is tested in tests/views/test_nobody_guessing.py.
+        form.setdefault("confirm", "yes")
         if stage is not None:
             form["stage"] = stage
         if nonce is not None:
@@ -726,6 +734,7 @@ class LedgerMachine(RuleBasedStateMachine):
         """POST /t/CODE/host/<kind> from the host's device: a redirect either way, so what it
         did is predicted (``expect_ok``; None: either) and the invariant checks it."""
         form = {k: str(v) for k, v in fields.items()}
+        form.setdefault("confirm", "yes")  # sending away and ending the night ask first
         form["csrf_token"] = self.host.token if token is None else token
         if not form["csrf_token"]:
             del form["csrf_token"]

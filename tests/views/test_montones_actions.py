@@ -379,7 +379,11 @@ def scene_tres(app):
         assert before["bank"]["last_hands"] is None
         assert after["bank"]["last_hands"] == 3
 
-    return Scene(betting(app), "tres", "Ana", {}, effect, wrong="Ben", wrong_message=ONLY_BANKER)
+    # Answered yes: the question it asks first is tested with the bar.
+    fields = {"confirm": "yes"}
+    return Scene(
+        betting(app), "tres", "Ana", fields, effect, wrong="Ben", wrong_message=ONLY_BANKER
+    )
 
 
 def scene_sit_out(app):
@@ -527,7 +531,7 @@ def two_heaps_taken(app):
 
 def tres_said(app):
     night = betting(app)
-    night.ok("Ana", "tres")
+    night.ok("Ana", "tres", confirm="yes")
     return night
 
 
@@ -1286,12 +1290,15 @@ def test_host_kick_returns_open_bets_and_the_chips_stay_on_the_ledger(app):
     assert ledger["player:p2"] == 100
     assert ledger["stakes"] == 3
     assert sum(ledger.values()) == 0
-    # Ben's phone has lost its seat; the host page no longer lists him.
-    assert night.page("Ben").status_code == 303
+    # Ben's phone has lost its seat, and says why; the host page lists him as sent away.
+    page = night.page("Ben")
+    assert page.status_code == 200 and "The host sent you away" in page.get_data(as_text=True)
     response = night.do("Ben", "bet", heap=2, amount=5)
     assert response.status_code == 403 and notice(response) == GONE
     host_page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
-    assert "<td>Ben" not in host_page and "<td>Eva" in host_page
+    players, sent_away = host_page.split("<h2>Players</h2>")[1].split("<h2>Sent away</h2>")
+    assert "<strong>Ben</strong>" not in players and "<strong>Eva</strong>" in players
+    assert "<strong>Ben</strong>" in sent_away and "Let Ben back in" in sent_away
     # Nor can his rejoin code bring him back.
     client = app.test_client()
     token = csrf_of(client.get(f"/t/{night.code}/rejoin"))
@@ -1332,7 +1339,9 @@ def test_host_top_up_is_a_ledger_entry_against_the_house(app):
         (version, "player:p2", 50),
     ]
     assert night.actions()[-1] == (version, "host", "top_up")
-    assert "<td>150</td>" in night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
+    page = night.host.get(f"/t/{night.code}/host")
+    assert 'data-chips="150"' in page.get_data(as_text=True)
+    assert flashed(page) == "Ben has 150 chips now."  # the host sees the top-up answered
 
 
 def test_host_pause_stops_the_players_until_resume(app):
@@ -1585,9 +1594,11 @@ def test_the_rejoin_code_moves_the_seat_to_a_new_phone(app):
     assert response.status_code == 200 and notice(response) is None
     assert night.chips_of("Ben") == 90
     before = night.snapshot()
-    assert night.page("Ben").location == f"/t/{night.code}/join"
+    # The old phone is told where its seat went, on its page and on its next tap.
+    assert "Your seat moved to another device" in night.page("Ben").get_data(as_text=True)
     response = night.do("Ben", "bet", heap=2, amount=5)
-    assert response.status_code == 403 and notice(response) == JOIN_FIRST
+    assert response.status_code == 403
+    assert notice(response) == "Your seat is played from another device now."
     assert night.snapshot() == before
 
 

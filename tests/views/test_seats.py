@@ -53,9 +53,17 @@ def test_a_table_closed_to_new_players_refuses_a_join_until_it_opens(app):
 def test_the_host_sends_several_players_away_at_once(app):
     night = Night(app, "Ana", "Ben", "Eva", "Dan")
     seats = [night.seats["Ben"], night.seats["Dan"]]
+    asked = night.host.post(
+        f"/t/{night.code}/host/kick", data={"csrf_token": night.host_token, "seat": seats}
+    )
+    assert asked.status_code == 303 and not any(
+        p.get("left") for p in night.state()["players"].values()
+    )  # asked first: nothing changed yet
+    question = night.host.get(asked.location).get_data(as_text=True)
+    assert "Send Ben, Dan away?" in question
     response = night.host.post(
         f"/t/{night.code}/host/kick",
-        data={"csrf_token": night.host_token, "seat": seats, "nonce": "n1"},
+        data={"csrf_token": night.host_token, "seat": seats, "nonce": "n1", "confirm": "yes"},
     )
     assert response.status_code == 303
     players = night.state()["players"]

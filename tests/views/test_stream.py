@@ -8,7 +8,7 @@ import pytest
 from montones import channel, create_app
 from montones.config import TestConfig
 from montones.views import updates
-from tests.helpers.nights import Night
+from tests.helpers.nights import Night, csrf_of
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +122,76 @@ def test_two_apps_share_no_live_channel(app, tmp_path):
     other = create_app(Other)
     assert channel.of(other) is not channel.of(app)
     assert channel.of(other).broker is not channel.of(app).broker
+
+
+# --- a phone that loses its seat is told at once, by its stream ----------------------------------
+
+
+def test_a_phone_sent_away_by_the_host_is_told_by_its_stream(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    stream = Stream(night.clients["Ben"], url(night, "phone", night.state()["version"]))
+    try:
+        assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+        events = stream.events(until="gone")
+        assert [name for name, _data in events] == ["felt", "gone"]
+        gone = events[-1][1]
+        assert "The host sent you away from this table" in gone and 'role="alertdialog"' in gone
+        assert "Only the host can let you back in" in gone
+        # Told once, and then no "mine" for a seat it no longer holds.
+        night.ok("Eva", "bet", heap=1, amount=3)
+        assert [name for name, _ in stream.events(until="felt")] == ["felt"]
+    finally:
+        stream.close()
+
+
+def test_a_phone_whose_seat_moved_to_another_device_is_told_by_its_stream(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    stream = Stream(night.clients["Ben"], url(night, "phone", night.state()["version"]))
+    try:
+        phone = app.test_client()
+        token = csrf_of(phone.get(f"/t/{night.code}/rejoin"))
+        response = phone.post(
+            f"/t/{night.code}/rejoin",
+            data={"rejoin": night.rejoin_code("Ben"), "csrf_token": token},
+        )
+        assert response.status_code == 303
+        events = stream.events(until="gone")
+        assert [name for name, _data in events] == ["felt", "gone"]
+        assert "Your seat moved to another device" in events[-1][1]
+        assert f"/t/{night.code}/rejoin" in events[-1][1]  # what it can do: take it back
+        # The new phone's stream is not told so: the seat is its own.
+        version = night.state()["version"]
+        other = Stream(phone, url(night, "phone", version))
+        try:
+            night.ok("Eva", "bet", heap=1, amount=3)
+            assert [name for name, _ in other.events(until="mine")] == ["felt", "mine"]
+        finally:
+            other.close()
+    finally:
+        stream.close()
+
+
+def test_every_phone_gets_its_own_language_in_every_pushed_region(app):
+    """One language per device: Ben's phone is in Spanish, Eva's in English; what their
+    streams push (the felt, and the notice when the host sends Ben away) is each in its own,
+    whoever's tap rendered it first."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    night.clients["Ben"].get(f"/t/{night.code}?lang=es")
+    version = night.state()["version"]
+    ben = Stream(night.clients["Ben"], url(night, "phone", version))
+    eva = Stream(night.clients["Eva"], url(night, "phone", version))
+    try:
+        night.ok("Eva", "bet", heap=1, amount=3)  # rendered first for Eva, in English
+        (_name, felt_es), _mine = ben.events(until="mine")
+        (_name, felt_en), _mine = eva.events(until="mine")
+        assert "Montón 1" in felt_es and "Heap 1" not in felt_es
+        assert "Heap 1" in felt_en and "Montón 1" not in felt_en
+        assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+        gone = dict(ben.events(until="gone"))["gone"]
+        assert "El anfitrión te ha echado de esta mesa" in gone
+    finally:
+        ben.close()
+        eva.close()
