@@ -261,7 +261,7 @@ def _line(i: int, placed: dict, part: dict, result: str, net: int, levy: int, at
         "result": result,
         "net": net,
         "levy": levy,
-        "card": None if result == VOID else at,
+        "card": at,  # what decided it, also when the bank could not pay it
     }
 
 
@@ -485,6 +485,7 @@ def _cut(state: State, events: Events, position: int | None, how: str, now: floa
         "rest": dealt["rest"],
         "bets": [],
         "next_bet": 1,
+        "void": None,
         "result": None,
         "bank": state["bank"],
     }
@@ -655,7 +656,7 @@ def next_deal(state: State, events: Events, pid: str, now: float, deck: list[str
 
 @action
 def aces(state: State, events: Events, pid: str) -> None:
-    """"Aces": the banker passes the bank between deals."""
+    """ "Aces": the banker passes the bank between deals."""
     _require_phase(state, DEAL_OVER)
     _require_banker(state, pid)
     _pass_bank(state, events, "aces")
@@ -970,7 +971,9 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
             total["net"] += line["net"]
             total["levy"] += line["levy"]
             if total["result"] != line["result"]:
-                total["result"] = "won" if total["net"] > 0 else "lost" if total["net"] < 0 else VOID
+                total["result"] = (
+                    "won" if total["net"] > 0 else "lost" if total["net"] < 0 else VOID
+                )
         else:
             merged[line["bet"]] = dict(line)
     return entry["bets"], [merged[i] for i in sorted(merged)]

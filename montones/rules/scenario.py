@@ -298,7 +298,9 @@ def replay_monte_bank(data: dict) -> dict[str, Any]:
             raise ScenarioError(f"{where}: a {placed['kind']} bet has no {sorted(extra)[0]}")
         amount = _count(_field(raw, "amount", where), f"{where}: the amount", 1)
         if amount < low:
-            raise ScenarioError(f"{where}: the table minimum is {low}: a bet of {amount} is under it")
+            raise ScenarioError(
+                f"{where}: the table minimum is {low}: a bet of {amount} is under it"
+            )
         if amount > bank:
             raise ScenarioError(f"{where}: the bank holds {bank}: a bet of {amount} is over it")
         placed = {"player": player, **placed, "amount": amount}
