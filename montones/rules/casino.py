@@ -527,6 +527,31 @@ def parse_spot(spot: object) -> dict[str, str]:
     return {"kind": words[0], **dict(zip(keys[words[0]], words[1:], strict=True))}
 
 
+def tapped(params: dict[str, Any]) -> dict[str, str]:
+    """The bet a tap on the layout makes: a side is a double on it; a position is a round on
+    it, a cross from it against the position chosen, or a Monte Carlo on it against that
+    position with the side chosen (the phone's bar holds the kind, the position and the side)."""
+    at, kind = params["at"], params["bet_kind"]
+    if at in SIDES:
+        return {"kind": "double", "side": at}
+    if at not in POSITIONS:
+        raise RulesError(
+            "there is no position %(position)r: the positions are ul, ur, ll and lr", position=at
+        )
+    if kind == "round":
+        return {"kind": kind, "on": at}
+    if kind == "cross":
+        return {"kind": kind, "on": at, "against": params["against"]}
+    if kind == "monte_carlo":
+        return {"kind": kind, "on": at, "against": params["against"], "side": params["side"]}
+    if kind == "double":
+        raise RulesError("a double is on a side: tap upper, lower, left or right")
+    raise RulesError(
+        "there is no bet %(kind)r: a bet is a round, a cross, a double or a Monte Carlo",
+        kind=kind,
+    )
+
+
 def _check_stake(state: State, player: dict, amount: object, more: int) -> None:
     """A stake the table allows, and chips for it (``more``: what the bet takes per chip)."""
     if not is_count(amount) or amount <= 0:
@@ -792,6 +817,21 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                     "lines": lines.get(placed["id"], []),
                 }
             )
+    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDES, "cross")}
+    for placed in bets:
+        by_part = {line["part"]: line for line in placed["lines"]}
+        for part in parts(placed):
+            chip = {
+                **part,
+                "id": placed["id"],
+                "player": placed["player"],
+                "name": placed["name"],
+                "amount": placed["amount"],
+                "kind": placed["kind"],
+                "line": by_part.get(part["part"]),
+            }
+            where = {"round": part.get("on"), "double": part.get("side")}.get(part["part"], "cross")
+            spots[where].append(chip)
     void = state["void"]
     players = [
         {
@@ -823,12 +863,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "layout": shown["layout"] if shown else None,
         "live": live_words(shown["layout"]) if shown else [],
         "bets": bets,
+        "spots": spots,
         "turned": result["turned"] if result else [],
-        "result": result
-        and {
-            **result,
-            "settled": [{**line, "name": names[line["player"]]} for line in result["settled"]],
-        },
+        "result": result and {**result, "settled": _lines(shown, result, names)},
         "void": void and {**void, "fresh": void["version"] == state["version"]},
         "pot": state["pot"],
         "house": state["house"],
@@ -850,6 +887,16 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     }
     view_["me"] = my_view(state, seat, now)
     return view_
+
+
+def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
+    """A deal's settled lines with each player's name and where each part lay."""
+    placed = {b["id"]: b for b in deal["bets"]}
+    lines = []
+    for line in result["settled"]:
+        part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
+        lines.append({**part, **line, "name": names[line["player"]]})
+    return lines
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
@@ -997,8 +1044,14 @@ ACTIONS: dict[str, Action] = {
         (Field("position", Phrase("The cut")),),
     ),
     "bet": Action(
-        lambda s, who, p, now: bet(s, who, p["spot"], p["amount"]),
-        (Field("spot", Phrase("The bet"), str), Field("amount", Phrase("The amount"))),
+        lambda s, who, p, now: bet(s, who, tapped(p), p["amount"]),
+        (
+            Field("at", Phrase("The place"), str),
+            Field("bet_kind", Phrase("The kind of bet"), str),
+            Field("against", Phrase("The position it plays against"), str),
+            Field("side", Phrase("The side"), str),
+            Field("amount", Phrase("The amount")),
+        ),
         tap=True,
     ),
     "change": Action(

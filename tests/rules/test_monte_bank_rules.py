@@ -550,3 +550,30 @@ def test_a_void_deal_is_recorded_with_its_reason_and_replays():
 
 def test_cards_come_from_a_system_random_shuffle():
     assert isinstance(casino._rng, random.SystemRandom)
+
+
+@pytest.mark.parametrize(
+    ("at", "kind", "made"),
+    [
+        ("upper", "round", {"kind": "double", "side": "upper"}),
+        ("ul", "round", {"kind": "round", "on": "ul"}),
+        ("ul", "cross", {"kind": "cross", "on": "ul", "against": "lr"}),
+        ("ll", "monte_carlo", {"kind": "monte_carlo", "on": "ll", "against": "lr", "side": "left"}),
+    ],
+)
+def test_a_tap_on_the_layout_makes_the_bet_the_phone_has_chosen(at, kind, made):
+    assert casino.tapped({"at": at, "bet_kind": kind, "against": "lr", "side": "left"}) == made
+
+
+def test_a_tap_on_a_position_in_double_mode_asks_for_a_side():
+    with pytest.raises(RulesError, match="a double is on a side"):
+        casino.tapped({"at": "ul", "bet_kind": "double", "against": "lr", "side": "left"})
+
+
+def test_the_felt_shows_a_monte_carlo_as_three_bets_where_each_lies():
+    t = betting(EXAMPLE)
+    t.do(casino.bet, "ben", "monte_carlo ul ll left", 2)
+    spots = casino.view(t.state)["spots"]
+    assert [chip["part"] for chip in spots["ul"]] == ["round"]
+    assert [(chip["on"], chip["against"]) for chip in spots["cross"]] == [("ul", "ll")]
+    assert [chip["part"] for chip in spots["left"]] == ["double"]
