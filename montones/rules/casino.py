@@ -20,7 +20,7 @@ from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
-from montones.rules.settlement import VOID, WON, cover
+from montones.rules.settlement import WON, cover
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
 _rng = secrets.SystemRandom()
@@ -448,7 +448,12 @@ def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = 
         _cut(state, events, None, "nobody to cut", now)
 
 
-def _cut(state: State, events: Events, position: int | None, how: str, now: float) -> None:
+def _cut(state: State, events: Events, position: int | None, how: str, now: float | None) -> None:
+    """Cut (at random for ``position`` None), lay out the deal; a void deal is shuffled and
+    sealed again, its cutter's time starting ``now`` (None: when the last cut's did, for a cut
+    made because the cutter left, which has no time of its own)."""
+    if now is None:
+        now = state["cut_started"]
     if position is None:
         position = _rng.randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
@@ -703,7 +708,7 @@ def leave(state: State, events: Events, pid: str) -> None:
             _return_bet(state, placed)
         player["left"] = True
         if state["phase"] == CUT and pid == state["cutter"]:
-            _cut(state, events, None, "cutter left", 0.0)
+            _cut(state, events, None, "cutter left", None)
     events.append({"type": "left", "player": pid})
 
 
@@ -1018,8 +1023,9 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
             total["net"] += line["net"]
             total["levy"] += line["levy"]
             if total["result"] != line["result"]:
+                # Parts that went different ways: the bet as a whole, "even" when they cancel.
                 total["result"] = (
-                    "won" if total["net"] > 0 else "lost" if total["net"] < 0 else VOID
+                    "won" if total["net"] > 0 else "lost" if total["net"] < 0 else "even"
                 )
         else:
             merged[line["bet"]] = dict(line)

@@ -577,3 +577,27 @@ def test_the_felt_shows_a_monte_carlo_as_three_bets_where_each_lies():
     assert [chip["part"] for chip in spots["ul"]] == ["round"]
     assert [(chip["on"], chip["against"]) for chip in spots["cross"]] == [("ul", "ll")]
     assert [chip["part"] for chip in spots["left"]] == ["double"]
+
+
+def test_a_cutter_who_leaves_has_the_deck_cut_at_random_and_a_banker_who_leaves_passes_the_bank():
+    t = CasinoTable()
+    t.do(casino.draw_for_bank, deck=["KS"] + [c for c in FRENCH.codes if c != "KS"])
+    t.do(casino.put_up_bank, "anna", 20, NOW)
+    events = t.do(casino.leave, "cid")
+    assert [e["how"] for e in events if e["type"] == "cut"][:1] == ["cutter left"]
+    assert t.state["cut_started"] == NOW  # a void deal's next cutter still gets the time
+    t = betting()
+    t.do(casino.bet, "ben", "round ul", 5)
+    t.do(casino.leave, "anna")
+    assert t.chips("ben") == 100 and t.chips("anna") == 100
+    assert t.state["passed"]["why"] == "banker left" and t.state["banker"] == "ben"
+
+
+def test_a_monte_carlo_recorded_line_sums_its_parts():
+    t = betting(EXAMPLE)
+    t.do(casino.bet, "ben", "monte_carlo ur ul upper", 2)  # round and cross lost, double won
+    before = t.state
+    t.do(casino.close_bets, "anna")
+    entry = casino.hand_record(before, t.state)
+    _bets, (line,) = casino.record_lines(entry)
+    assert (line["result"], line["net"]) == ("lost", -2)

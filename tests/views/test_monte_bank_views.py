@@ -294,3 +294,15 @@ def test_the_screens_speak_spanish(app):
     page = text(client.get(f"/t/{night.code}", headers={"Accept-Language": "es"}))
     assert "Hagan sus apuestas" in page
     assert "Redonda" in page or "arriba a la izquierda" in page
+
+
+def test_verify_finds_a_deck_that_is_not_the_committed_one(app):
+    night = betting(app)
+    night.do(night.banker, "close", stage=night.stage())
+    export = json.loads(night.host.get(f"/t/{night.code}/host/export.json").get_data(as_text=True))
+    (hand,) = export["hands"]
+    hand["deck"] = hand["deck"][1:] + hand["deck"][:1]
+    problems = verify(export)
+    assert problems and any(
+        "deck" in problem or "recorded result" in problem for problem in problems
+    )
