@@ -144,6 +144,9 @@ def test_the_phone_shows_the_bets_kinds_the_layout_as_buttons_and_the_live_cards
     assert "7s: any 7 · AD: only AS or AC · 3C: only 3H or 3D · KH: only KS or KC" in html.unescape(
         page
     )
+    # and on the cards themselves
+    assert re.search(r"mb__pos--ur.*?mb__here\">only AS or AC<", page, re.S)
+    assert re.search(r"mb__pos--ul.*?mb__here\">any 7<", page, re.S)
     banker = night.clients[night.banker].get(f"/t/{night.code}").get_data(as_text=True)
     assert "Bets are done: turn the cards" in banker
 
