@@ -201,7 +201,8 @@ def check_bet(placed: dict) -> None:
             )
     if "against" in needs and placed["on"] == placed["against"]:
         raise RulesError("a cross is a position against another one")
-    if "side" in needs and placed.get("side") not in SIDES:
+    side = placed.get("side")
+    if "side" in needs and (not isinstance(side, str) or side not in SIDES):
         raise RulesError(
             "there is no side %(side)r: the sides are upper, lower, left and right",
             side=placed.get("side"),
