@@ -341,6 +341,7 @@ def casino_table(app, phase: str, **kwargs) -> Table:
     seating, bank, cut, paused, kicked, ended: as at Monte.
     betting: a deal is laid out (void deals cut again); ``B`` has a round of 1 on ul.
     deal_over: as betting, and the banker said the bets are done.
+    closed: as betting, and the host closed the table to new players.
     """
     night = CasinoNight(app, "Ana", "Ben", "Eva", **kwargs)
     if phase == "seating":
@@ -370,6 +371,9 @@ def casino_table(app, phase: str, **kwargs) -> Table:
     elif phase == "deal_over":
         assert night.do(banker, "close", stage=night.stage()).status_code == 200
         assert night.state()["phase"] == "deal_over"
+    elif phase == "closed":
+        assert night.host_do("close_doors").status_code == 303
+        assert night.state()["closed"]
     return Table(app, night, "monte_bank", roles, extra)
 
 

@@ -288,6 +288,9 @@ MATRIX = [
     Row(C, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(C, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ENDS)),
     Row(C, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(C, "betting",   "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "closed",    "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/a/close_doors",    {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(C, "betting",   "/host/close",       {},                                      (F403,     F403,      F403,      F403,      F403)),
     # Casino Monte Bank: creating, joining, rejoining
     Row(C, "betting",   "//tables",          CASINO_FORM,                             (CREATED,  CREATED,   CREATED,   CREATED,   CREATED)),
