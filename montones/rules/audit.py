@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import monte
+from montones.rules import casino, monte
 from montones.rules.cards import FRENCH, SPANISH, cut
 from montones.rules.errors import RulesError
 from montones.rules.fairness import commitment
@@ -87,6 +87,8 @@ def _check_deck(hands: list[tuple[str, dict]]) -> list[str]:
     try:
         if first.get("game") == "montones":
             return _check_heaps(hands, dealt)
+        if first.get("game") == casino.NAME:
+            return _check_deals(hands, dealt)
         return _check_coups(hands, dealt)
     except (RulesError, TypeError, ValueError, AttributeError, IndexError, KeyError) as error:
         return [f"{where}: the deal cannot be rebuilt from the committed deck: {error}"]
@@ -129,4 +131,16 @@ def _check_coups(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         recorded = hand["result"]["coups"][0]
         if {k: recorded.get(k) for k in ("bottom", "top", "gate")} != coups.get(number):
             problems.append(f"{where}: its cards are not coup {number} of the committed deck")
+    return problems
+
+
+def _check_deals(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+    """Casino Monte Bank: each deal is its own shuffle, and its scenario's deck is the cut
+    order the layout was dealt from (a void deal too)."""
+    problems = []
+    for where, hand in hands:
+        if hand.get("deck") != dealt:
+            problems.append(f"{where}: its deck is not the committed deck as cut")
+        elif hand["result"].get("layout") != casino.deal_layout(dealt)["layout"]:
+            problems.append(f"{where}: its layout is not the one dealt from the committed deck")
     return problems

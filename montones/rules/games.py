@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from montones.rules import heaps, monte
+from montones.rules import casino, heaps, monte
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -51,7 +51,7 @@ class Game(Protocol):
     def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
 
 
-GAMES: dict[str, Game] = {engine.NAME: engine for engine in (heaps, monte)}
+GAMES: dict[str, Game] = {engine.NAME: engine for engine in (heaps, monte, casino)}
 
 
 def game(name: str) -> Game:

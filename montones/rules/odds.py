@@ -2,7 +2,8 @@
 
 Nothing here restates a rule: every deal is enumerated and settled with the functions the
 engines settle real hands with (``heap_wins`` and ``heap_payout`` for Montones, ``layout_wins``
-and ``generous_triple`` for Monte), so the figures change if the rules ever do. Values are
+and ``generous_triple`` for Monte, ``deciding`` and ``PAYS`` for Casino Monte Bank), so the
+figures change if the rules ever do. Values are
 :class:`~fractions.Fraction`, per chip staked, for a bet the bank covers in full: a short bank
 can only void part of a bet, which is no part of the odds.
 """
@@ -17,7 +18,7 @@ from functools import cache
 from itertools import combinations, permutations
 from typing import Any
 
-from montones.rules import heaps, monte
+from montones.rules import casino, heaps, monte
 from montones.rules.cards import FRENCH, SPANISH
 
 
@@ -153,5 +154,69 @@ def monte_bets(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# --- Casino Monte Bank -----------------------------------------------------------------------------
+# A part of a bet is decided by the first turned card among its deciding cards (``deciding``), and
+# every order of the unseen cards is as likely: it wins with the share of its winning cards among
+# its deciding cards, and is won by the very first card (the levy) with the share of its winning
+# cards among all the unseen cards. Exact, with no enumeration needed beyond those counts.
+
+# A layout of each kind: the chances depend only on the stack at ul (the colour rule is the same
+# for every rank and suit), so these stand for every deal with no stack, a pair or a triple.
+CASINO_LAYOUTS = {
+    1: {"ul": ["5S"], "ur": ["JD"], "ll": ["3C"], "lr": ["KH"]},
+    2: {"ul": ["7S", "7C"], "ur": ["AD"], "ll": ["3C"], "lr": ["KH"]},
+    3: {"ul": ["7S", "7C", "7H"], "ur": ["AD"], "ll": ["3C"], "lr": ["KH"]},
+}
+
+
+def casino_part(layout: dict, part: dict, levy: bool) -> Odds:
+    """One part of a bet on a dealt layout, per chip staked (the levy as a quarter of the win,
+    what it takes of a stake that is a multiple of 4; less, rounded down, of others)."""
+    win, lose = casino.deciding(layout, part)
+    unseen = 40 - sum(len(cards) for cards in layout.values())
+    pays = casino.PAYS[part["part"]]
+    p_win = Fraction(len(win), len(win) + len(lose))
+    chances = [(-1, 1 - p_win)]
+    if levy:
+        first = Fraction(len(win), unseen)
+        chances += [(pays - Fraction(pays, casino.LEVY_SHARE), first), (pays, p_win - first)]
+    else:
+        chances.append((pays, p_win))
+    return Odds(tuple((net, p) for net, p in chances if p))
+
+
+def casino_layout_bets(layout: dict, levy: bool) -> dict[str, Odds]:
+    """Each kind of bet on a layout: a round, a cross of two singles, a cross of the stack
+    against a single (with a stack), a double. A Monte Carlo is its three parts."""
+    bets = {
+        "round": casino_part(layout, {"part": "round", "on": "ur"}, levy),
+        "cross": casino_part(layout, {"part": "cross", "on": "ur", "against": "ll"}, levy),
+        "double": casino_part(layout, {"part": "double", "side": "upper"}, levy),
+    }
+    if len(layout["ul"]) > 1:
+        bets["cross_stack"] = casino_part(
+            layout, {"part": "cross", "on": "ul", "against": "lr"}, levy
+        )
+    return bets
+
+
+def casino_bets(state: dict[str, Any]) -> dict[str, Any]:
+    """The bets on a layout of each kind with this table's levy, and on the deal in play."""
+    levy = state["settings"]["levy"]
+    deal = state["deal"]
+    betting = state["phase"] == casino.BETTING and deal is not None
+    return {
+        "kinds": {
+            size: casino_layout_bets(layout, levy) for size, layout in CASINO_LAYOUTS.items()
+        },
+        "deal": casino_layout_bets(deal["layout"], levy) if betting else {},
+        "stack": len(deal["layout"]["ul"]) if betting else None,
+    }
+
+
 def table_bets(state: dict[str, Any]) -> dict[str, Any]:
-    return montones_bets() if state["game"] == "montones" else monte_bets(state)
+    if state["game"] == "montones":
+        return montones_bets()
+    if state["game"] == casino.NAME:
+        return casino_bets(state)
+    return monte_bets(state)

@@ -1,4 +1,5 @@
-"""Replaying a scenario file (SCENARIOS.md): one Montones hand, or a run of Monte coups.
+"""Replaying a scenario file (SCENARIOS.md): one Montones hand, a run of Monte coups, or one
+deal of Casino Monte Bank.
 
 :func:`replay` takes the parsed JSON and returns the result as plain data. Any scenario that
 breaks a rule raises :class:`ScenarioError` (a :class:`RulesError`, so a ``ValueError``) with
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import monte
+from montones.rules import casino, monte
 from montones.rules.cards import FRENCH, SPANISH
 from montones.rules.errors import RulesError
 from montones.rules.heaps import settle_hand
@@ -27,7 +28,11 @@ def replay(data: object) -> dict[str, Any]:
         return replay_montones(data)
     if game == "monte":
         return replay_monte(data)
-    raise ScenarioError(f'unknown game {_shown(game)}: "game" is "montones" or "monte"')
+    if game == casino.NAME:
+        return replay_monte_bank(data)
+    raise ScenarioError(
+        f'unknown game {_shown(game)}: "game" is "montones", "monte" or "{casino.NAME}"'
+    )
 
 
 def _shown(value: object, most: int = 40) -> str:
@@ -245,4 +250,89 @@ def _monte_bet(where: str, i: int, raw: object) -> dict[str, Any]:
         "player": _field(raw, "player", f"{where}, bets[{i}]"),
         "layout": _field(raw, "layout", f"{where}, bets[{i}]"),
         "amount": _field(raw, "amount", f"{where}, bets[{i}]"),
+    }
+
+
+# --- Casino Monte Bank ---------------------------------------------------------------------
+
+
+def replay_monte_bank(data: dict) -> dict[str, Any]:
+    bank = _count(_field(data, "bank"), "the bank", 1)
+    limits = _field(data, "limits") if "limits" in data else {"min": 1}
+    if not isinstance(limits, dict):
+        raise ScenarioError('"limits" must be an object with "min"')
+    if set(limits) - {"min"}:
+        raise ScenarioError('"limits" has only "min": the bank is the most a bet may be')
+    low = _count(_field(limits, "min", '"limits"'), "the smallest bet", 1)
+    levy = data.get("levy", True)
+    if not isinstance(levy, bool):
+        raise ScenarioError('"levy" is true or false')
+    players = _players(data)
+    try:
+        deck = FRENCH.parse_order(_field(data, "deck"))
+    except RulesError as error:
+        raise ScenarioError(str(error)) from None
+    raw_bets = _list(data, "bets")
+    left = dict(players)
+    bets = []
+    for i, raw in enumerate(raw_bets):
+        where = f"bets[{i}]"
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"{where} must be an object")
+        player = _field(raw, "player", where)
+        if not isinstance(player, str) or player not in players:
+            raise ScenarioError(f"{where}: {_shown(player)} is not one of the players")
+        unknown = set(raw) - {"player", "kind", "on", "against", "side", "amount"}
+        if unknown:
+            raise ScenarioError(f"{where}: unknown field {_shown(sorted(unknown)[0])}")
+        placed = {key: raw[key] for key in ("kind", "on", "against", "side") if key in raw}
+        try:
+            casino.check_bet(placed)
+        except RulesError as error:
+            raise ScenarioError(f"{where}: {error}") from None
+        needed = {"round": {"on"}, "cross": {"on", "against"}, "double": {"side"}}.get(
+            placed["kind"], {"on", "against", "side"}
+        )
+        extra = set(placed) - {"kind"} - needed
+        if extra:
+            raise ScenarioError(f"{where}: a {placed['kind']} bet has no {sorted(extra)[0]}")
+        amount = _count(_field(raw, "amount", where), f"{where}: the amount", 1)
+        if amount < low:
+            raise ScenarioError(
+                f"{where}: the table minimum is {low}: a bet of {amount} is under it"
+            )
+        if amount > bank:
+            raise ScenarioError(f"{where}: the bank holds {bank}: a bet of {amount} is over it")
+        placed = {"player": player, **placed, "amount": amount}
+        left[player] -= casino.cost(placed)
+        if left[player] < 0:
+            raise ScenarioError(
+                f"{where}: {player} has {players[player]} chips and would have "
+                f"{players[player] - left[player]} on the table"
+            )
+        bets.append(placed)
+    dealt = casino.deal_layout(deck)
+    if dealt["void"]:
+        if bets:
+            raise ScenarioError(
+                f"the deal is void ({dealt['void']}): it is dealt again, and carries no bets"
+            )
+        return {
+            "void": dealt["void"],
+            "layout": dealt["layout"],
+            "bank": bank,
+            "players": players,
+            "settled": [],
+        }
+    outcome = casino.play_deal(bank, dealt["layout"], dealt["rest"], bets, levy)
+    final = dict(players)
+    for line in outcome["settled"]:
+        final[line["player"]] += line["net"]
+    return {
+        "layout": dealt["layout"],
+        "turned": outcome["turned"],
+        "bank": outcome["bank"],
+        "levy": outcome["levy"],
+        "players": final,
+        "settled": [casino.scenario_line(line) for line in outcome["settled"]],
     }

@@ -322,7 +322,8 @@ class MonteNight:
         self.app = app
         self.host = app.test_client()
         self.host_token = csrf_of(self.host.get("/"))
-        response = self.host.post("/tables", data=monte_form(self.host_token, chips, **settings))
+        form = getattr(self, "form", monte_form)
+        response = self.host.post("/tables", data=form(self.host_token, chips, **settings))
         assert response.status_code == 303, response.get_data(as_text=True)
         self.code = re.search(r"/t/([A-Z]{4})/host$", response.location).group(1)
         self.clients, self.tokens, self.seats = {}, {}, {}
@@ -411,5 +412,69 @@ class MonteNight:
             middle = [c for c in FRENCH.codes if c not in (*top, *bottom, gate)]
             dealt = [*top, *middle, gate, *reversed(bottom)]
             state["deck"] = dealt[-position:] + dealt[:-position]  # the cut makes it ``dealt``
+            state["shuffle"] = new_shuffle(state["deck"])
+            put_state(table, state)
+
+
+def casino_form(token, chips=100, **settings):
+    """The lobby's form for a Casino Monte Bank table as a host fills it in (the levy ticked,
+    as the lobby shows it); True ticks a box, False leaves it empty."""
+    form = {
+        "csrf_token": token,
+        "game": "monte_bank",
+        "name": "Casino night",
+        "chips": str(chips),
+        "min_bet": "1",
+        "mb_bank_size": "50",
+        "mb_banks_each": "1",
+        "mb_levy": "on",
+        "cut_timeout": "600",
+    }
+    for key, value in settings.items():
+        if value is True:
+            form[key] = "on"
+        elif value is False:
+            form.pop(key, None)
+        else:
+            form[key] = str(value)
+    return form
+
+
+class CasinoNight(MonteNight):
+    """A Casino Monte Bank table through the routes: as MonteNight, with its own lobby form,
+    cuts that deal again after a void deal, and a deck stacked to lay out a known deal."""
+
+    def __init__(self, app, *names, chips=100, **settings):
+        self.form = casino_form
+        super().__init__(app, *names, chips=chips, **settings)
+
+    def cut(self, position=20):
+        while True:
+            cutter = self.name_of(self.state()["cutter"])
+            response = self.do(cutter, "cut", position=position, stage=self.stage())
+            assert response.status_code == 200, notice(response)
+            if self.state()["phase"] != "cut":  # a void deal is shuffled and cut again
+                return
+
+    def tap(self, name, at, amount, kind="round", against="ll", side="upper", **extra):
+        return self.do(
+            name,
+            "tap",
+            at=at,
+            bet_kind=kind,
+            against=against,
+            side=side,
+            amount=amount,
+            stage=self.stage(),
+            **extra,
+        )
+
+    def stack_deal(self, dealt, position=20):
+        """Stack the shuffled deck so that the cut at ``position`` gives ``dealt`` (top card
+        first), sealed as the table seals it (test setup, before the cut; never a route)."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            state = copy.deepcopy(table.state)
+            state["deck"] = dealt[-position:] + dealt[:-position]
             state["shuffle"] = new_shuffle(state["deck"])
             put_state(table, state)

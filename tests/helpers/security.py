@@ -28,7 +28,7 @@ from montones.models import (
     append_only_triggers,
 )
 from montones.rules import monte
-from tests.helpers.nights import HX, MonteNight, Night, csrf_of, flashed, notice
+from tests.helpers.nights import HX, CasinoNight, MonteNight, Night, csrf_of, flashed, notice
 
 __all__ = ["HX", "csrf_of", "flashed", "notice"]
 
@@ -339,8 +339,51 @@ def monte_table(app, phase: str, **kwargs) -> Table:
     return Table(app, night, "monte", roles, extra)
 
 
+def casino_table(app, phase: str, **kwargs) -> Table:
+    """A Casino Monte Bank table (Ana, Ben and Eva; bets from 1 up to the bank) in ``phase``:
+
+    seating, bank, cut, paused, kicked, ended: as at Monte.
+    betting: a deal is laid out (void deals cut again); ``B`` has a round of 1 on ul.
+    deal_over: as betting, and the banker said the bets are done.
+    closed: as betting, and the host closed the table to new players.
+    """
+    night = CasinoNight(app, "Ana", "Ben", "Eva", **kwargs)
+    if phase == "seating":
+        return Table(app, night, "monte_bank", dict(MONTONES_ROLES))
+    night.draw()
+    banker = night.banker
+    first, second = night.punters
+    roles = {"banker": banker, "A": first, "B": second}
+    extra: dict = {}
+    if phase == "bank":
+        return Table(app, night, "monte_bank", roles, extra)
+    night.put_up(50)
+    if phase == "cut":
+        cutter = night.name_of(night.state()["cutter"])
+        roles["A"], roles["B"] = cutter, ({first, second} - {cutter}).pop()
+        return Table(app, night, "monte_bank", roles, extra)
+    night.cut()
+    response = night.tap(roles["B"], "ul", 1)
+    assert response.status_code == 200 and notice(response) is None, notice(response)
+    extra["bet"] = night.state()["deal"]["bets"][-1]["id"]
+    if phase == "paused":
+        assert night.host_do("pause").status_code == 303
+    elif phase == "kicked":
+        assert night.host_do("kick", seat=night.seats[roles["A"]]).status_code == 303
+    elif phase == "ended":
+        assert night.host_do("end").status_code == 303
+    elif phase == "deal_over":
+        assert night.do(banker, "close", stage=night.stage()).status_code == 200
+        assert night.state()["phase"] == "deal_over"
+    elif phase == "closed":
+        assert night.host_do("close_doors").status_code == 303
+        assert night.state()["closed"]
+    return Table(app, night, "monte_bank", roles, extra)
+
+
 def table_in(app, game: str, phase: str, **kwargs) -> Table:
-    return (montones_table if game == "montones" else monte_table)(app, phase, **kwargs)
+    make = {"montones": montones_table, "monte": monte_table, "monte_bank": casino_table}[game]
+    return make(app, phase, **kwargs)
 
 
 def rejoin_code(table: Table, role: str) -> str:

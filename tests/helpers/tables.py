@@ -84,3 +84,46 @@ class MonteTable:
         if self.state["phase"] == monte.CUT:
             self.do(monte.cut_deck, self.state["cutter"], 1)
         return banker
+
+
+def casino_deck(ul, ur, ll, lr, turning=()):
+    """A French deck (top card first) that Casino Monte Bank lays out as ``ul`` (its stack,
+    bottom card first), ``ur``, ``ll`` and ``lr``, then turns ``turning`` first."""
+    bottom = list(ul) + ([ur] if ur else [])
+    top = [c for c in (ll, lr) if c]
+    fixed = set(bottom) | set(top) | set(turning)
+    middle = [c for c in FRENCH.codes if c not in fixed]
+    return top + middle + list(turning)[::-1] + bottom[::-1]
+
+
+class CasinoTable:
+    """A Casino Monte Bank table driven as the service drives it: state in, state out."""
+
+    def __init__(self, players=("anna", "ben", "cid"), chips=100, **settings):
+        from montones.rules import casino
+
+        self.rules = casino
+        self.state = casino.new_table(settings)
+        for pid in players:
+            self.do(casino.join, pid, pid.title(), chips)
+
+    def do(self, action, *args, **kwargs):
+        self.state, events = action(self.state, *args, **kwargs)
+        return events
+
+    def start(self, deck, first_banker_card="KS", bank=50):
+        """The first player draws the highest card and puts up ``bank``; the punter on the
+        banker's right cuts one card, so that ``deck`` is the order laid out."""
+        draw = [first_banker_card] + [c for c in FRENCH.codes if c[0] not in "K"][:10]
+        draw += [c for c in FRENCH.codes if c not in draw]
+        self.do(self.rules.draw_for_bank, deck=draw)
+        banker = self.state["banker"]
+        self.do(self.rules.put_up_bank, banker, bank, NOW, deck=_uncut(deck))
+        return self.cut(), banker
+
+    def cut(self):
+        events = self.do(self.rules.cut_deck, self.state["cutter"], 1, NOW)
+        return events
+
+    def chips(self, pid):
+        return self.state["players"][pid]["chips"]

@@ -47,10 +47,10 @@ def test_an_unknown_game_is_refused_by_the_registry():
 # What would name a game outside montones/rules/: a comparison with a game's name, a lookup by
 # it, an import of an engine module.
 NAMES_A_GAME = re.compile(
-    r"""(==|!=)\s*["'](montones|monte)["']"""
-    r"""|\[["'](montones|monte)["']\]"""
-    r"""|from montones\.rules import[^\n]*\b(heaps|monte)\b"""
-    r"""|montones\.rules\.(heaps|monte)\b"""
+    r"""(==|!=)\s*["'](montones|monte|monte_bank)["']"""
+    r"""|\[["'](montones|monte|monte_bank)["']\]"""
+    r"""|from montones\.rules import[^\n]*\b(heaps|monte|casino)\b"""
+    r"""|montones\.rules\.(heaps|monte|casino)\b"""
 )
 
 

@@ -31,6 +31,8 @@ CLI_TOO = {
     "monte_scenarios_md_example",
     "monte_generous_bank_short_smallest_stake_first",
     "monte_two_card_full_thirteen_coups",
+    "monte_bank_worked_example",
+    "monte_bank_void_lower_pair",
 }
 
 SPANISH = {r + s for r in "A234567SCR" for s in "oceb"}
@@ -76,6 +78,10 @@ def _assert_result(result, expected, game):
         assert result["bank_card"] == expected["bank_card"]
         assert _settled(result["settled"]) == expected["settled"], "settled, in order"
         return
+    if game == "monte_bank":
+        # Every field, every settled line with its part and levy: the result bet by bet.
+        assert result == expected
+        return
     assert len(result["coups"]) == len(expected["coups"]), "number of coups"
     for n, (got, want) in enumerate(zip(result["coups"], expected["coups"], strict=True), 1):
         assert _cards(got["bottom"]) == want["bottom"], f"coup {n}: bottom layout"
@@ -97,6 +103,9 @@ def test_valid_file_is_self_consistent(path):
     if sc["game"] == "montones":
         assert set(sc["heaps"]) <= SPANISH and len(set(sc["heaps"])) == len(sc["heaps"])
         settled_lists = [(sc["bets"], exp["settled"])]
+    elif sc["game"] == "monte_bank":
+        assert len(sc["deck"]) == 40 and set(sc["deck"]) == FRENCH
+        settled_lists = [(sc["bets"], exp["settled"])]
     else:
         assert len(sc["deck"]) == 40 and set(sc["deck"]) == FRENCH
         assert len(sc["coups"]) == len(exp["coups"])
@@ -105,13 +114,19 @@ def test_valid_file_is_self_consistent(path):
         ]
     change = Counter()
     for bets, settled in settled_lists:
-        assert sorted(s["bet"] for s in settled) == list(range(len(bets)))
+        # A Monte Carlo is settled as its three parts, each with the bet's index.
+        parts = [3 if b.get("kind") == "monte_carlo" else 1 for b in bets]
+        assert sorted(s["bet"] for s in settled) == sorted(
+            i for i, n in enumerate(parts) for _ in range(n)
+        )
         for s in settled:
             change[bets[s["bet"]]["player"]] += s["net"]
             assert (s["result"] == "void") == (s["net"] == 0)
     for player, before in sc["players"].items():
         assert exp["players"][player] == before + change[player], player
-    assert exp["bank"] == sc["bank"] - sum(change.values())
+    levy = exp.get("levy", 0)
+    assert levy == sum(s.get("levy", 0) for _, settled in settled_lists for s in settled)
+    assert exp["bank"] == sc["bank"] - sum(change.values()) - levy
 
 
 # --- the engine -----------------------------------------------------------------------------
@@ -131,7 +146,8 @@ def test_replay_conserves_chips(path):
     result = _replay(sc)
     assert set(result["players"]) == set(sc["players"])
     before = sum(sc["players"].values()) + sc["bank"]
-    assert sum(result["players"].values()) + result["bank"] == before
+    # Casino Monte Bank's levy leaves the players' winnings for the table's pot.
+    assert sum(result["players"].values()) + result["bank"] + result.get("levy", 0) == before
 
 
 CLI_VALID = [p for p in VALID if p.stem in CLI_TOO]

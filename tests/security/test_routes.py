@@ -126,6 +126,15 @@ MONTE_FORM = {
     "max_bet": "10",
     "banks_each": "1",
 }
+CASINO_FORM = {
+    "game": "monte_bank",
+    "name": "Mine",
+    "chips": "100",
+    "min_bet": "1",
+    "mb_bank_size": "50",
+    "mb_banks_each": "1",
+    "mb_levy": "on",
+}
 
 
 @dataclass(frozen=True)
@@ -158,7 +167,8 @@ class Row:
         return self.path.rsplit("/", 1)[1]
 
 
-M, T = "montones", "monte"
+M, T, C = "montones", "monte", "monte_bank"
+TAP = {"bet_kind": "round", "against": "ll", "side": "upper", "amount": 3}
 BET2 = {"heap": 2, "amount": 5}
 # fmt: off
 MATRIX = [
@@ -276,6 +286,47 @@ MATRIX = [
     Row(T, "ended",     "/join",             {"name": "Zed"},                         (R422,     ALREADY,   ALREADY,   ALREADY,   R422)),
     Row(T, "betting",   "/rejoin",           {"rejoin": "ZZZZZZ"},                    (R422,     R422,      R422,      R422,      R422)),
     Row(T, "betting",   "/rejoin",           {"rejoin": "$rejoin:B"},                 (TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT)),
+    # Casino Monte Bank, the phones' actions
+    Row(C, "bank",      "/a/bank",           {"amount": 50},                          (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(C, "cut",       "/a/cut",            {"position": 20},                        (JOIN,     OK,        NOT_TURN,  NOT_TURN,  JOIN)),
+    Row(C, "betting",   "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     OK,        OK,        NO_BET,    JOIN)),
+    Row(C, "betting",   "/a/tap",            {"at": "upper", **TAP},                  (JOIN,     OK,        OK,        NO_BET,    JOIN), logged="bet"),
+    Row(C, "betting",   "/a/change",         {"bet": "$bet", "amount": 2},            (JOIN,     NOT_YOURS, OK,        NO_BET,    JOIN)),
+    Row(C, "betting",   "/a/withdraw",       {"bet": "$bet"},                         (JOIN,     NOT_YOURS, OK,        NOT_YOURS, JOIN)),
+    Row(C, "betting",   "/a/close",          {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(C, "deal_over", "/a/next",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(C, "deal_over", "/a/aces",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    # Casino Monte Bank: the host's actions through a phone's route, and another game's actions
+    Row(C, "seating",   "/a/draw",           {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "betting",   "/a/kick",           {"seat": "$seat:B"},                     (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "betting",   "/a/top_up",         {"seat": "$seat:A", "amount": 50},       (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "betting",   "/a/gate",           {},                                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
+    Row(C, "paused",    "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     PAUSED,    PAUSED,    PAUSED,    JOIN)),
+    Row(C, "ended",     "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     ENDED,     ENDED,     ENDED,     JOIN)),
+    Row(C, "kicked",    "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
+    # Casino Monte Bank: the host's routes
+    Row(C, "seating",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/kick",        {"seat": "$seat:B", "confirm": "yes"},   (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      ASKS)),
+    Row(C, "betting",   "/host/top_up",      {"seat": "$seat:A", "amount": 50},       (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(C, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
+    Row(C, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(C, "betting",   "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "closed",    "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/a/close_doors",    {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "betting",   "/a/open_doors",     {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "kicked",    "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/readmit",     {"seat": "$seat:A"},                     (F403,     F403,      F403,      F403,      flash())),
+    Row(C, "kicked",    "/a/readmit",        {"seat": "$seat:A"},                     (JOIN,     GONE,      HOST,      HOST,      JOIN)),
+    Row(C, "closed",    "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      flash())),
+    Row(C, "betting",   "/host/close",       {},                                      (F403,     F403,      F403,      F403,      F403)),
+    # Casino Monte Bank: creating, joining, rejoining
+    Row(C, "betting",   "//tables",          CASINO_FORM,                             (CREATED,  CREATED,   CREATED,   CREATED,   CREATED)),
+    Row(C, "betting",   "/join",             {"name": "Zed"},                         (SEATED,   ALREADY,   ALREADY,   ALREADY,   SEATED)),
+    Row(C, "betting",   "/rejoin",           {"rejoin": "$rejoin:B"},                 (TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT)),
 ]
 # fmt: on
 

@@ -48,7 +48,7 @@ from montones import create_app, service
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
-from montones.rules import heaps, monte
+from montones.rules import casino, heaps, monte
 from montones.rules.games import GAMES as ENGINES
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
@@ -80,13 +80,28 @@ WEIGHTS = {
         "kick_banker": 20,  # the host, when a kicked cutter left the deck waiting (see _moves)
     },
     "monte": {"draw": 10, "bank": 10, "cut": 10, "bet": 10, "withdraw": 2, "gate": 6, "next": 10},
+    "monte_bank": {
+        "draw": 10,
+        "bank": 10,
+        "cut": 10,
+        "bet": 10,
+        "change": 2,
+        "withdraw": 2,
+        "close": 6,
+        "next": 8,
+        "aces": 3,
+    },
 }
-TAPS = {"montones": {"bet", "against", "declare", "choose"}, "monte": {"bet"}}
+TAPS = {
+    "montones": {"bet", "against", "declare", "choose"},
+    "monte": {"bet"},
+    "monte_bank": {"bet"},
+}
 
 # The table of a step, by weight: a Montones hand takes more steps than a Monte coup. An
 # example plays both tables, or (deeper) only one.
-GAMES = ("montones", "montones", "monte")
-FOCUS = ("both", "both", "montones", "monte")
+GAMES = ("montones", "montones", "monte", "monte_bank")
+FOCUS = ("both", "both", "montones", "monte", "monte_bank")
 # The mode of a step at a table, by weight; a mode that does not apply now plays instead.
 MODES = (
     ("play",) * 40
@@ -157,6 +172,16 @@ FORMS = {
             "private_circle": st.booleans(),
         }
     ).map(_monte_form),
+    "monte_bank": st.fixed_dictionaries(
+        {
+            "min_bet": st.sampled_from(["1", "1", "2"]),
+            "mb_bank_size": st.sampled_from(["5", "20", "50"]),
+            "mb_banks_each": st.sampled_from(["1", "1", "2"]),
+            "mb_deals_per_bank": st.sampled_from(["", "", "1", "3"]),
+            "mb_levy": st.sampled_from(["on", "on", ""]),
+            "cut_timeout": st.just("600"),
+        }
+    ),
 }
 SETUP = {
     game: st.fixed_dictionaries(
@@ -266,11 +291,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.focus = "both"
         self.setups: dict[str, dict] = {}
         self.progress: Counter = Counter()  # hands, coups and banks changing hands
-        self.rngs = (heaps._rng, monte._rng)
+        self.rngs = (heaps._rng, monte._rng, casino._rng)
         STATS["examples"] += 1
 
     def teardown(self):
-        heaps._rng, monte._rng = self.rngs
+        heaps._rng, monte._rng, casino._rng = self.rngs
         STATS[f"steps in an example: {bucket(self.steps, (0, 10, 25, 40, 50))}"] += 1
         for what in ("montones: a hand dealt", "monte: a coup dealt"):
             STATS[f"{what}, per example: {bucket(self.progress[what], (0, 1, 3, 6))}"] += 1
@@ -289,15 +314,20 @@ class LedgerMachine(RuleBasedStateMachine):
         focus=st.sampled_from(FOCUS),
         montones_setup=SETUP["montones"],
         monte_setup=SETUP["monte"],
+        monte_bank_setup=SETUP["monte_bank"],
     )
-    def open_tables(self, seed, focus, montones_setup, monte_setup):
+    def open_tables(self, seed, focus, montones_setup, monte_setup, monte_bank_setup):
         """The night's settings; each table opens at its first step (a night that plays only
         one game opens only that one)."""
         self._count("open_tables")
         # The rules engines' shuffles, cuts and lots, replayable from the example.
-        heaps._rng = monte._rng = random.Random(seed)
+        heaps._rng = monte._rng = casino._rng = random.Random(seed)
         self.focus = focus
-        self.setups = {"montones": montones_setup, "monte": monte_setup}
+        self.setups = {
+            "montones": montones_setup,
+            "monte": monte_setup,
+            "monte_bank": monte_bank_setup,
+        }
         note(f"focus: {focus}")
 
     # One rule for every step, its mode an argument: the weights of the modes (mostly a legal
@@ -581,7 +611,7 @@ class LedgerMachine(RuleBasedStateMachine):
             if t.game == "montones" and state["phase"] == heaps.BETTING:
                 broke = broke or state["bank"]["amount"] < state["settings"]["min_bet"]
             for kind in me["can"]:
-                if kind == "withdraw" and not me["bets"]:
+                if kind in ("withdraw", "change") and not me["bets"]:
                     continue
                 if broke and kind in ("bet", "against", "offer", "abona"):
                     continue
@@ -598,7 +628,7 @@ class LedgerMachine(RuleBasedStateMachine):
             # live stream applies; the host sends the banker away instead (the hand is off).
             if state["players"][state["hand"]["cutter"]].get("left"):
                 moves.append((None, "kick_banker"))
-        if t.game == "monte" and state["phase"] == monte.SEATING and len(t.live_seats()) >= 2:
+        if t.game != "montones" and state["phase"] == monte.SEATING and len(t.live_seats()) >= 2:
             moves.append((None, "draw"))
         return moves
 
@@ -612,6 +642,8 @@ class LedgerMachine(RuleBasedStateMachine):
         def amount(low: int, high: int) -> int:
             return data.draw(st.integers(low, max(low, high)), label="amount")
 
+        if t.game == "monte_bank":
+            return self._casino_fields(state, me, seat, kind, amount, data)
         if t.game == "monte":
             if kind == "bank":
                 return {"amount": amount(1, min(me["chips"], MAX_NUMBER))}
@@ -660,6 +692,43 @@ class LedgerMachine(RuleBasedStateMachine):
         if kind == "keep":
             splittable = [h for h in numbers if len(hand["heaps"][h - 1]) >= 3] or [1]
             return {"heap": data.draw(st.sampled_from(splittable), label="heap")}
+        return {}
+
+    def _casino_fields(self, state, me, seat, kind, amount, data) -> dict:
+        """Casino Monte Bank: a bank, a cut, a bet of any kind (its stake up to the bank, often
+        all of it), a new stake, a bet to take back."""
+        low = state["settings"]["min_bet"]
+        if kind == "bank":
+            return {"amount": amount(low, min(me["chips"], MAX_NUMBER))}
+        if kind == "cut":
+            return {"position": data.draw(st.integers(1, len(state["deck"]) - 1), label="cut")}
+        mine = [b for b in state["deal"]["bets"] if b["player"] == seat]
+        most = min(state["bank"], me["chips"])
+        stake = max(most, low) if data.draw(st.integers(0, 2), label="all in") == 0 else None
+        if kind == "bet":
+            bet_kind = data.draw(st.sampled_from(casino.KINDS), label="bet kind")
+            on = data.draw(st.sampled_from(casino.POSITIONS), label="on")
+            against = data.draw(
+                st.sampled_from([p for p in casino.POSITIONS if p != on]), label="against"
+            )
+            sides = [s for s, held in casino.SIDES.items() if on in held]
+            side = data.draw(st.sampled_from(sides), label="side")
+            at = side if bet_kind == "double" else on
+            if bet_kind == "monte_carlo":
+                most = min(state["bank"], me["chips"] // 3)
+                stake = None
+            return {
+                "at": at,
+                "bet_kind": bet_kind,
+                "against": against,
+                "side": side,
+                "amount": stake or amount(low, most),
+            }
+        if kind == "change":
+            placed = data.draw(st.sampled_from(mine), label="bet")
+            return {"bet": placed["id"], "amount": amount(low, placed["amount"] + 2)}
+        if kind == "withdraw":
+            return {"bet": data.draw(st.sampled_from([b["id"] for b in mine]), label="bet")}
         return {}
 
     def _weighted(self, data, items: list, weights: list[int], label: str):
@@ -840,7 +909,8 @@ class LedgerMachine(RuleBasedStateMachine):
             if t.game == "montones":
                 bets = state["hand"]["bets"] if state["hand"] else []
             else:
-                bets = state["coup"]["bets"] if state["coup"] else []
+                deal = state.get("coup") or state.get("deal")
+                bets = deal["bets"] if deal else []
             assert all(b["amount"] is None or b["amount"] > 0 for b in bets), (where, bets)
 
             # The ledger: each version a balanced transaction, the totals the balances.
@@ -851,8 +921,11 @@ class LedgerMachine(RuleBasedStateMachine):
             unbalanced = {v: n for v, n in per_version.items() if n}
             assert not unbalanced, (where, "unbalanced versions", unbalanced)
             totals = {a: n for a, n in per_account.items() if n}
-            assert totals.pop("house", 0) == -t.issued, (where, totals, t.issued)
-            assert totals == {a: n for a, n in balances.items() if n}, (where, totals, balances)
+            # The house issued every chip; a levy's share (Casino Monte Bank) comes back to it.
+            kept = {a: n for a, n in balances.items() if n and a != "house"}
+            house = balances.get("house", 0)
+            assert totals.pop("house", 0) == house - t.issued, (where, totals, t.issued)
+            assert totals == kept, (where, totals, balances)
 
             # One action per version; the row's version is the state's; the seats are who sat.
             assert now.version == state["version"], where
@@ -893,8 +966,11 @@ class LedgerMachine(RuleBasedStateMachine):
         else:
             if new["phase"] == monte.BETTING and old["phase"] != monte.BETTING:
                 seen.append("a coup dealt")
-            if new["last_coup"] and new["last_coup"] != old["last_coup"]:
-                seen.append("a coup settled")
+            last = "last_coup" if t.game == "monte" else "last_deal"
+            if new[last] and new[last] != old[last]:
+                seen.append("a coup settled" if t.game == "monte" else "a deal settled")
+            if new.get("house", 0) > old.get("house", 0):
+                seen.append("the levy pot split")
             if new["phase"] == monte.FINISHED and old["phase"] != monte.FINISHED:
                 seen.append("finished")
             banker = new["banker"]

@@ -1,0 +1,1154 @@
+"""Casino Monte Bank, the first game of the Russian source (RULES.md, "Casino Monte Bank").
+
+Ranks, not suits, are matched. Two cards from the bottom make the upper layout (``ul`` with its
+stack, then ``ur``), two from the top the lower one (``ll``, ``lr``); punters bet on which
+position is matched first, and the cards are turned from the bottom until every bet is decided.
+
+Same shape as :mod:`montones.rules.monte`: the state is a plain dict, each action works on a
+copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. Each deal is a
+fresh shuffle, sealed before its cut (:mod:`montones.rules.fairness`) and opened once it is
+done; a void deal is opened at once, and the next shuffle sealed again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from montones.rules import record, table
+from montones.rules.cards import FRENCH, cut
+from montones.rules.errors import Phrase, RulesError
+from montones.rules.fairness import new_shuffle
+from montones.rules.plain import copy_state
+from montones.rules.settlement import WON, cover
+from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
+
+_rng = secrets.SystemRandom()
+
+POSITIONS = ("ul", "ur", "ll", "lr")
+SIDES = {
+    "upper": ("ul", "ur"),
+    "lower": ("ll", "lr"),
+    "left": ("ul", "ll"),
+    "right": ("ur", "lr"),
+}
+OPPOSITE = {"upper": "lower", "lower": "upper", "left": "right", "right": "left"}
+KINDS = ("round", "cross", "double", "monte_carlo")
+PAYS = {"round": 3, "cross": 1, "double": 1}
+PARTS = ("round", "cross", "double")  # a Monte Carlo's parts, in the order they are shown
+LEVY_SHARE = 4  # the levy is a quarter of what a first-card win is paid
+
+# Why a deal is void (RULES.md, "Bank, banker, deal").
+FOUR_OF_A_RANK = "four of a rank"
+LOWER_PAIR = "lower pair"
+LOWER_MATCHES_UPPER = "lower matches upper"
+
+DEFAULT_SETTINGS = {
+    "min_bet": 1,
+    "levy": True,
+    "deals_per_bank": None,
+    "banks_each": 1,
+    "bank_size": 50,
+    "cut_timeout": 30,
+}
+
+# Phases: seating -> bank -> cut -> betting -> deal_over -> cut ... (aces) -> bank ... -> finished
+SEATING, BANK, CUT, BETTING, DEAL_OVER, FINISHED = (
+    "seating",
+    "bank",
+    "cut",
+    "betting",
+    "deal_over",
+    "finished",
+)
+
+
+# --- the deal ------------------------------------------------------------------------------
+
+
+def rank(card: str) -> str:
+    return card[0]
+
+
+def colour(card: str) -> str:
+    return "black" if card[1] in "SC" else "red"
+
+
+def deal_layout(deck: list[str]) -> dict[str, Any]:
+    """Lay out a deck (top card first): ``ul`` and its stack, then ``ur``, from the bottom;
+    ``ll`` and ``lr`` from the top.
+
+    Returns ``{"layout": {position: [cards]}, "rest": [...], "void": why or None}``: ``rest``
+    is what is left of the deck, top card first (turned from its bottom); a void deal's layout
+    holds what was dealt before it was found void.
+    """
+    bottom = deck[::-1]
+    stack = [bottom[0]]
+    i = 1
+    while rank(bottom[i]) == rank(stack[0]):
+        stack.append(bottom[i])
+        i += 1
+        if len(stack) == 4:
+            layout = {"ul": stack, "ur": [], "ll": [], "lr": []}
+            return {"layout": layout, "rest": deck[: len(deck) - i], "void": FOUR_OF_A_RANK}
+    layout = {"ul": stack, "ur": [bottom[i]], "ll": [deck[0]], "lr": [deck[1]]}
+    rest = deck[2 : len(deck) - i - 1]
+    void = None
+    if rank(deck[0]) == rank(deck[1]):
+        void = LOWER_PAIR
+    elif {rank(deck[0]), rank(deck[1])} & {rank(stack[0]), rank(bottom[i])}:
+        void = LOWER_MATCHES_UPPER
+    return {"layout": layout, "rest": rest, "void": void}
+
+
+def turning_order(rest: list[str]) -> list[str]:
+    """The cards left after the layout, in the order they are turned: from the bottom."""
+    return rest[::-1]
+
+
+def stack_size(layout: dict) -> int:
+    return len(layout["ul"])
+
+
+def matching(layout: dict, position: str) -> list[str]:
+    """The cards that match a position for every bet but a cross of two singles (the colour
+    rule): no stack, any card of its rank; a pair at ``ul``, ``ul`` by either card of its rank
+    left and a single by its rank in the other colour; a triple, ``ul`` by the last card of its
+    rank and a single by its rank in the same colour."""
+    cards = layout[position]
+    others = [c for c in FRENCH.codes if rank(c) == rank(cards[0]) and c not in cards]
+    size = stack_size(layout)
+    if position == "ul" or size == 1:
+        return others
+    own = colour(cards[0])
+    if size == 2:
+        return [c for c in others if colour(c) != own]
+    return [c for c in others if colour(c) == own]
+
+
+def by_rank(layout: dict, position: str) -> list[str]:
+    """Every card of a position's rank not in the layout: what decides a cross of singles."""
+    cards = layout[position]
+    return [c for c in FRENCH.codes if rank(c) == rank(cards[0]) and c not in cards]
+
+
+def parts(placed: dict) -> list[dict]:
+    """A bet as the bets it is made of: a Monte Carlo is a round, a cross and a double, each
+    of the whole stake; any other bet is one part, named by its kind."""
+    kind = placed["kind"]
+    if kind == "monte_carlo":
+        return [
+            {"part": "round", "on": placed["on"]},
+            {"part": "cross", "on": placed["on"], "against": placed["against"]},
+            {"part": "double", "side": placed["side"]},
+        ]
+    part = {"part": kind}
+    for key in ("on", "against", "side"):
+        if key in placed:
+            part[key] = placed[key]
+    return [part]
+
+
+def deciding(layout: dict, part: dict) -> tuple[set[str], set[str]]:
+    """The cards that would win a part and those that would lose it: the first turned card of
+    either set decides it."""
+    kind = part["part"]
+    if kind == "round":
+        win = set(matching(layout, part["on"]))
+        lose = {c for p in POSITIONS if p != part["on"] for c in matching(layout, p)}
+    elif kind == "cross":
+        on, against = part["on"], part["against"]
+        if len(layout[on]) == 1 and len(layout[against]) == 1:  # two singles: plain rank
+            win, lose = set(by_rank(layout, on)), set(by_rank(layout, against))
+        else:
+            win, lose = set(matching(layout, on)), set(matching(layout, against))
+    else:
+        win = {c for p in SIDES[part["side"]] for c in matching(layout, p)}
+        lose = {c for p in SIDES[OPPOSITE[part["side"]]] for c in matching(layout, p)}
+    return win, lose
+
+
+def decide(layout: dict, turning: list[str], part: dict) -> tuple[bool, int]:
+    """Whether a part wins, and the index in ``turning`` of the card that decides it."""
+    win, lose = deciding(layout, part)
+    for i, card in enumerate(turning):
+        if card in win:
+            return True, i
+        if card in lose:
+            return False, i
+    raise RulesError("the deck ran out before a bet was decided")  # every position has live cards
+
+
+def check_bet(placed: dict) -> None:
+    """A bet's kind and where it lies, as the rules allow them."""
+    kind = placed.get("kind")
+    if kind not in KINDS:
+        raise RulesError(
+            "there is no bet %(kind)r: a bet is a round, a cross, a double or a Monte Carlo",
+            kind=kind,
+        )
+    needs = {
+        "round": ("on",),
+        "cross": ("on", "against"),
+        "double": ("side",),
+        "monte_carlo": ("on", "against", "side"),
+    }[kind]
+    for key in ("on", "against"):
+        if key in needs and placed.get(key) not in POSITIONS:
+            raise RulesError(
+                "there is no position %(position)r: the positions are ul, ur, ll and lr",
+                position=placed.get(key),
+            )
+    if "against" in needs and placed["on"] == placed["against"]:
+        raise RulesError("a cross is a position against another one")
+    side = placed.get("side")
+    if "side" in needs and (not isinstance(side, str) or side not in SIDES):
+        raise RulesError(
+            "there is no side %(side)r: the sides are upper, lower, left and right",
+            side=placed.get("side"),
+        )
+    if kind == "monte_carlo" and placed["on"] not in SIDES[placed["side"]]:
+        raise RulesError("a Monte Carlo's side must hold the position it is on")
+
+
+def cost(placed: dict) -> int:
+    """Chips a bet takes from its player: a Monte Carlo is three bets of its stake."""
+    return placed["amount"] * len(parts(placed))
+
+
+def play_deal(
+    bank: int, layout: dict, rest: list[str], bets: list[dict], levy: bool
+) -> dict[str, Any]:
+    """Turn the cards until every bet is decided, then settle (RULES.md, "Money").
+
+    The bank takes every losing stake (in the order placed), then pays the winners largest
+    stake first (equal: the higher payout, then the earlier bet), each ``min(payout, bank)``;
+    once the bank is empty the rest are void. With the levy on, a part won by the very first
+    card gives a quarter of what it was paid, rounded down, to the pot. Each line's ``bet`` is
+    the index in ``bets``, ``card`` the index in ``turned`` of the card that decided it.
+    """
+    turning = turning_order(rest)
+    decided = []
+    for i, placed in enumerate(bets):
+        for part in parts(placed):
+            won, at = decide(layout, turning, part)
+            decided.append((i, part, won, at))
+    turned = turning[: max((at for *_, at in decided), default=-1) + 1]
+    lines = []
+    for i, part, won, at in decided:
+        if not won:
+            placed = bets[i]
+            bank += placed["amount"]
+            lines.append(_line(i, placed, part, "lost", -placed["amount"], 0, at))
+    winners = [(i, part, at) for i, part, won, at in decided if won]
+    winners.sort(key=lambda w: (-bets[w[0]]["amount"], -PAYS[w[1]["part"]], w[0]))
+    pot = 0
+    for i, part, at in winners:
+        placed = bets[i]
+        result, paid = cover(bank, True, placed["amount"], PAYS[part["part"]] * placed["amount"])
+        bank -= paid
+        taken = paid // LEVY_SHARE if levy and at == 0 and result == WON else 0
+        pot += taken
+        lines.append(_line(i, placed, part, result, paid - taken, taken, at))
+    return {"turned": turned, "bank": bank, "levy": pot, "settled": lines}
+
+
+def _line(i: int, placed: dict, part: dict, result: str, net: int, levy: int, at: int) -> dict:
+    return {
+        "bet": i,
+        "part": part["part"],
+        "player": placed["player"],
+        "stake": placed["amount"],
+        "result": result,
+        "net": net,
+        "levy": levy,
+        "card": at,  # what decided it, also when the bank could not pay it
+    }
+
+
+def live_words(layout: dict) -> list[dict]:
+    """Which cards match each position (the colour rule), for the screens to put in words:
+    ``{"position", "rank", "cards", "any"}``, ``any`` when every card of its rank left does."""
+    rows = []
+    for position in POSITIONS:
+        cards = matching(layout, position)
+        rows.append(
+            {
+                "position": position,
+                "card": layout[position][0],
+                "rank": rank(layout[position][0]),
+                "cards": cards,
+                "any": len(cards) == len(by_rank(layout, position)),
+            }
+        )
+    return rows
+
+
+# --- the table -----------------------------------------------------------------------------
+
+
+def new_table(settings: dict | None = None) -> State:
+    merged = table.merged_settings(DEFAULT_SETTINGS, settings)
+    check_settings(merged)
+    return table.new_state(
+        NAME,
+        merged,
+        phase=SEATING,
+        draws=[],
+        banker=None,
+        banks={},
+        bank=0,
+        deals=0,
+        shuffles=0,
+        cutter=None,
+        cut_started=None,
+        shuffle=None,
+        deck=[],
+        deal=None,
+        last_deal=None,
+        void=None,
+        passed=None,
+        pot=0,
+        house=0,
+    )
+
+
+_SETTING_WORDS = {
+    "min_bet": Phrase("min bet"),
+    "banks_each": Phrase("banks each"),
+    "bank_size": Phrase("bank size"),
+    "cut_timeout": Phrase("cut timeout"),
+    "deals_per_bank": Phrase("deals per bank"),
+}
+
+
+def check_settings(settings: dict) -> None:
+    for key in ("min_bet", "banks_each", "bank_size", "cut_timeout"):
+        if not is_count(settings[key]) or settings[key] < 1:
+            raise RulesError(
+                "%(setting)s must be a whole number, at least 1", setting=_SETTING_WORDS[key]
+            )
+    limit = settings["deals_per_bank"]
+    if limit is not None and (not is_count(limit) or limit < 1):
+        raise RulesError(
+            "%(setting)s must be a whole number, at least 1",
+            setting=_SETTING_WORDS["deals_per_bank"],
+        )
+    if not isinstance(settings["levy"], bool):
+        raise RulesError("the option %(flag)s is true or false", flag="levy")
+
+
+_PHASE_REFUSAL = {
+    SEATING: Phrase("the game has already started"),
+    BANK: Phrase("the bank is not waiting to be put up"),
+    CUT: Phrase("the deck is not waiting for a cut"),
+    BETTING: Phrase("bets are closed"),
+    DEAL_OVER: Phrase("the deal is still in play"),
+}
+
+
+def _require_phase(state: State, *phases: str) -> None:
+    require_phase(state, _PHASE_REFUSAL, *phases)
+
+
+def _require_banker(state: State, pid: str) -> None:
+    if pid != state["banker"]:
+        raise RulesError("only the banker can do that")
+
+
+def active(state: State) -> list[str]:
+    return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
+
+
+def _left_of(state: State, pid: str) -> list[str]:
+    """Seats in order from the one to the left of ``pid`` (the next seat), ``pid`` last."""
+    seats = state["seats"]
+    start = seats.index(pid)
+    ring = seats[start + 1 :] + seats[: start + 1]
+    return [p for p in ring if not state["players"][p].get("left")]
+
+
+def _right_of(state: State, pid: str) -> str | None:
+    """The punter on ``pid``'s right: the previous seat in joining order."""
+    others = [p for p in _left_of(state, pid) if p != pid]
+    return others[-1] if others else None
+
+
+@action
+def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+    table.seat_player(state, events, pid, name, chips)
+    state["banks"][pid] = 0
+
+
+top_up = table.top_up
+
+
+@action
+def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
+    """Everyone draws a card; the highest (K high, A low) is the first banker, as in Monte.
+    Equal highest draw again."""
+    _require_phase(state, SEATING)
+    drawing = active(state)
+    if len(drawing) < 2:
+        raise RulesError("Monte needs at least two players")
+    order = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    rounds = []
+    while len(drawing) > 1:
+        if len(order) < len(drawing):
+            order = FRENCH.shuffled(_rng)
+        draw = {pid: order.pop(0) for pid in drawing}
+        rounds.append(draw)
+        best = max(FRENCH.rank(card) for card in draw.values())
+        drawing = [pid for pid in drawing if FRENCH.rank(draw[pid]) == best]
+    state["draws"] = rounds
+    state["banker"] = drawing[0]
+    state["phase"] = BANK
+    events.append({"type": "drawn", "draws": rounds, "banker": drawing[0]})
+
+
+@action
+def put_up_bank(
+    state: State, events: Events, pid: str, amount: int, now: float, deck: list[str] | None = None
+) -> None:
+    """The banker puts up a bank of any size up to their chips (at least the table minimum,
+    or nobody could bet); the first deal is shuffled and sealed."""
+    _require_phase(state, BANK)
+    _require_banker(state, pid)
+    banker = state["players"][pid]
+    if not is_count(amount) or amount <= 0:
+        raise RulesError("a bank must be a whole number of chips, at least 1")
+    if amount < state["settings"]["min_bet"]:
+        raise RulesError(
+            "a bank must hold at least the table minimum of %(least)s",
+            least=state["settings"]["min_bet"],
+        )
+    if amount > banker["chips"]:
+        raise RulesError(
+            "you have %(chips)s chips: a bank of %(amount)s is over them",
+            chips=banker["chips"],
+            amount=amount,
+        )
+    banker["chips"] -= amount
+    state["bank"] = amount
+    state["deals"] = 0
+    events.append({"type": "bank_put_up", "banker": pid, "amount": amount})
+    _shuffle(state, events, now, deck)
+
+
+def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = None) -> None:
+    """A fresh sealed shuffle for the next deal; the punter on the banker's right cuts."""
+    state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    state["shuffle"] = new_shuffle(state["deck"])
+    state["shuffles"] += 1
+    state["deal"] = None
+    state["cutter"] = _right_of(state, state["banker"])
+    state["cut_started"] = now
+    state["phase"] = CUT
+    events.append({"type": "shuffled", "commitment": state["shuffle"]["commitment"]})
+    if state["cutter"] is None:
+        _cut(state, events, None, "nobody to cut", now)
+
+
+def _cut(state: State, events: Events, position: int | None, how: str, now: float | None) -> None:
+    """Cut (at random for ``position`` None), lay out the deal; a void deal is shuffled and
+    sealed again, its cutter's time starting ``now`` (None: when the last cut's did, for a cut
+    made because the cutter left, which has no time of its own)."""
+    if now is None:
+        now = state["cut_started"]
+    if position is None:
+        position = _rng.randint(1, len(state["deck"]) - 1)
+    state["deck"] = cut(state["deck"], position)
+    state["shuffle"]["cut"] = position
+    events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
+    dealt = deal_layout(state["deck"])
+    number = state["deals"] + 1
+    if dealt["void"]:
+        # Gather, shuffle, seal, cut and deal again: no bet has been placed. The void deal is
+        # done, so its record opens its seal.
+        state["void"] = {
+            "why": dealt["void"],
+            "layout": dealt["layout"],
+            "deal": number,
+            "version": state["version"] + 1,
+        }
+        state["last_deal"] = {
+            "number": number,
+            "deck": state["deck"],
+            "shuffle": state["shuffle"],
+            "layout": dealt["layout"],
+            "bets": [],
+            "void": dealt["void"],
+            "result": None,
+            "bank": state["bank"],
+        }
+        events.append({"type": SETTLES, "void": dealt["void"], "layout": dealt["layout"]})
+        _shuffle(state, events, now)
+        return
+    state["deal"] = {
+        "number": number,
+        "deck": state["deck"],
+        "layout": dealt["layout"],
+        "rest": dealt["rest"],
+        "bets": [],
+        "next_bet": 1,
+        "void": None,
+        "result": None,
+        "bank": state["bank"],
+    }
+    state["phase"] = BETTING
+    events.append({"type": "dealt", "number": number, "layout": dealt["layout"]})
+
+
+@action
+def cut_deck(state: State, events: Events, pid: str, position: int, now: float) -> None:
+    _require_phase(state, CUT)
+    table.check_cut(pid, state["cutter"], position)
+    state["void"] = None
+    _cut(state, events, position, "punter", now)
+
+
+@action
+def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
+    _require_phase(state, CUT)
+    table.check_cut_overdue(cut_deadline(state), now)
+    state["void"] = None
+    _cut(state, events, position, "random", now)
+
+
+def parse_spot(spot: object) -> dict[str, str]:
+    """Where a bet lies, as a phone sends it: ``"round ul"``, ``"cross ul ll"``,
+    ``"double left"``, ``"monte_carlo ul ll left"``."""
+    words = spot.split() if isinstance(spot, str) else []
+    keys = {
+        "round": ("on",),
+        "cross": ("on", "against"),
+        "double": ("side",),
+        "monte_carlo": ("on", "against", "side"),
+    }
+    if not words or words[0] not in keys or len(words) != len(keys[words[0]]) + 1:
+        raise RulesError(
+            "there is no bet %(kind)r: a bet is a round, a cross, a double or a Monte Carlo",
+            kind=spot,
+        )
+    return {"kind": words[0], **dict(zip(keys[words[0]], words[1:], strict=True))}
+
+
+def tapped(params: dict[str, Any]) -> dict[str, str]:
+    """The bet a tap on the layout makes: a side is a double on it; a position is a round on
+    it, a cross from it against the position chosen, or a Monte Carlo on it against that
+    position with the side chosen (the phone's bar holds the kind, the position and the side)."""
+    at, kind = params["at"], params["bet_kind"]
+    if at in SIDES:
+        return {"kind": "double", "side": at}
+    if at not in POSITIONS:
+        raise RulesError(
+            "there is no position %(position)r: the positions are ul, ur, ll and lr", position=at
+        )
+    if kind == "round":
+        return {"kind": kind, "on": at}
+    if kind == "cross":
+        return {"kind": kind, "on": at, "against": params["against"]}
+    if kind == "monte_carlo":
+        return {"kind": kind, "on": at, "against": params["against"], "side": params["side"]}
+    if kind == "double":
+        raise RulesError("a double is on a side: tap upper, lower, left or right")
+    raise RulesError(
+        "there is no bet %(kind)r: a bet is a round, a cross, a double or a Monte Carlo",
+        kind=kind,
+    )
+
+
+def _check_stake(state: State, player: dict, amount: object, more: int) -> None:
+    """A stake the table allows, and chips for it (``more``: what the bet takes per chip)."""
+    if not is_count(amount) or amount <= 0:
+        raise RulesError(
+            "a bet must be a whole number of chips, at least 1, not %(amount)r", amount=amount
+        )
+    least = state["settings"]["min_bet"]
+    if amount < least:
+        raise RulesError("the table minimum is %(least)s", least=least)
+    if amount > state["bank"]:
+        raise RulesError(
+            "the bank holds %(bank)s: the most you can bet is %(most)s",
+            bank=state["bank"],
+            most=state["bank"],
+        )
+    if amount * more > player["chips"]:
+        raise RulesError(
+            "you have %(chips)s chips: a bet of %(amount)s is over them",
+            chips=player["chips"],
+            amount=amount * more,
+        )
+
+
+def _punter(state: State, pid: str) -> dict:
+    _require_phase(state, BETTING)
+    player = table.player(state, pid)
+    if pid == state["banker"]:
+        raise RulesError("the banker does not bet against the bank")
+    if player["sitting_out"]:
+        raise RulesError("you are sitting out")
+    return player
+
+
+@action
+def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> None:
+    """A round, a cross, a double or a Monte Carlo (three bets of this stake); each bet is at
+    least the table minimum and at most the bank; their sum may exceed the bank."""
+    player = _punter(state, pid)
+    placed = parse_spot(spot) if not isinstance(spot, dict) else dict(spot)
+    check_bet(placed)
+    _check_stake(state, player, amount, len(parts(placed)))
+    deal = state["deal"]
+    placed = {"id": deal["next_bet"], "player": pid, **placed, "amount": amount}
+    deal["next_bet"] += 1
+    deal["bets"].append(placed)
+    player["chips"] -= cost(placed)
+    events.append({"type": "bet_placed", **placed})
+
+
+def _own_bet(state: State, pid: str, bet_id: object) -> dict:
+    for placed in state["deal"]["bets"]:
+        if placed["id"] == bet_id:
+            if placed["player"] != pid:
+                raise RulesError("that bet is not yours")
+            return placed
+    raise RulesError("that bet is no longer on the table")
+
+
+@action
+def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
+    _require_phase(state, BETTING)
+    table.player(state, pid)
+    placed = _own_bet(state, pid, bet_id)
+    _return_bet(state, placed)
+    events.append({"type": "bet_withdrawn", **placed})
+
+
+@action
+def change(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
+    """A new stake for one of my bets, where it lies."""
+    player = _punter(state, pid)
+    placed = _own_bet(state, pid, bet_id)
+    player["chips"] += cost(placed)
+    _check_stake(state, player, amount, len(parts(placed)))
+    placed["amount"] = amount
+    player["chips"] -= cost(placed)
+    events.append({"type": "bet_changed", **placed})
+
+
+def _return_bet(state: State, placed: dict) -> None:
+    state["players"][placed["player"]]["chips"] += cost(placed)
+    state["deal"]["bets"].remove(placed)
+
+
+@action
+def close_bets(state: State, events: Events, pid: str) -> None:
+    """The banker says the bets are done: the cards are turned from the bottom until the last
+    bet is decided, and the deal is settled. A broken bank, or one that has dealt the table's
+    limit, passes at once."""
+    _require_phase(state, BETTING)
+    _require_banker(state, pid)
+    deal = state["deal"]
+    bets = deal["bets"]
+    outcome = play_deal(
+        state["bank"], deal["layout"], deal["rest"], bets, state["settings"]["levy"]
+    )
+    for line in outcome["settled"]:
+        placed = bets[line["bet"]]
+        state["players"][placed["player"]]["chips"] += placed["amount"] + line["net"]
+        line["id"] = placed["id"]
+    outcome["version"] = state["version"] + 1
+    state["bank"] = outcome["bank"]
+    state["pot"] += outcome["levy"]
+    state["deals"] += 1
+    deal["result"] = outcome
+    deal["shuffle"] = state["shuffle"]
+    del deal["rest"]
+    state["last_deal"] = deal
+    state["deck"] = []
+    state["phase"] = DEAL_OVER
+    events.append({"type": SETTLES, "number": deal["number"], **outcome})
+    limit = state["settings"]["deals_per_bank"]
+    if state["bank"] == 0:
+        _pass_bank(state, events, "broken")
+    elif limit is not None and state["deals"] >= limit:
+        _pass_bank(state, events, "deals done")
+
+
+@action
+def next_deal(state: State, events: Events, pid: str, now: float, deck: list[str] | None = None):
+    """The banker goes on: the cards are gathered and shuffled for the next deal."""
+    _require_phase(state, DEAL_OVER)
+    _require_banker(state, pid)
+    state["void"] = None
+    _shuffle(state, events, now, deck)
+
+
+@action
+def aces(state: State, events: Events, pid: str) -> None:
+    """ "Aces": the banker passes the bank between deals."""
+    _require_phase(state, DEAL_OVER)
+    _require_banker(state, pid)
+    _pass_bank(state, events, "aces")
+
+
+@action
+def leave(state: State, events: Events, pid: str) -> None:
+    """A player leaves: open bets go back; a leaving banker's bank passes at once."""
+    player = table.player(state, pid)
+    deal = state["deal"]
+    open_bets = deal["bets"] if deal and state["phase"] == BETTING else []
+    if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
+        for placed in list(open_bets):
+            _return_bet(state, placed)
+        player["left"] = True
+        _pass_bank(state, events, "banker left")
+    else:
+        for placed in [b for b in open_bets if b["player"] == pid]:
+            _return_bet(state, placed)
+        player["left"] = True
+        if state["phase"] == CUT and pid == state["cutter"]:
+            _cut(state, events, None, "cutter left", None)
+    events.append({"type": "left", "player": pid})
+
+
+def _split_pot(state: State, banker: str, events: Events) -> dict[str, int]:
+    """Half the levy pot (rounded down) to the outgoing banker, the rest to the house."""
+    pot = state["pot"]
+    share = pot // 2
+    state["players"][banker]["chips"] += share
+    state["house"] += pot - share
+    state["pot"] = 0
+    split = {"pot": pot, "banker": share, "house": pot - share}
+    if pot:
+        events.append({"type": "pot_split", "player": banker, **split})
+    return split
+
+
+def _pass_bank(state: State, events: Events, why: str) -> None:
+    """The bank goes back to the banker's chips with half the pot, and passes to the left."""
+    banker = state["banker"]
+    state["players"][banker]["chips"] += state["bank"]
+    state["banks"][banker] += 1
+    split = _split_pot(state, banker, events)
+    state["passed"] = {
+        "banker": banker,
+        "amount": state["bank"],
+        "why": why,
+        "deals": state["deals"],
+        "split": split,
+        "version": state["version"] + 1,
+    }
+    events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
+    state["bank"] = 0
+    state["deal"] = None
+    state["deck"] = []
+    state["shuffle"] = None
+    rounds = state["settings"]["banks_each"]
+    for pid in _left_of(state, banker) if banker in state["seats"] else active(state):
+        if state["banks"][pid] >= rounds:
+            continue
+        if state["players"][pid]["chips"] < state["settings"]["min_bet"]:
+            state["banks"][pid] += 1  # nothing to put up: the turn goes by
+            events.append({"type": "bank_skipped", "player": pid})
+            continue
+        state["banker"] = pid
+        state["phase"] = BANK
+        return
+    state["banker"] = None
+    state["phase"] = FINISHED
+    events.append({"type": "finished", "standings": standings(state)})
+
+
+standings = table.standings
+
+
+@action
+def finish(state: State, events: Events) -> None:
+    """The night is over: open bets go back, a running bank returns to its banker, and the pot
+    is split as when the bank passes."""
+    deal = state["deal"]
+    if deal and state["phase"] == BETTING:
+        for placed in list(deal["bets"]):
+            _return_bet(state, placed)
+    banker = state["banker"]
+    if banker is not None:
+        if state["bank"]:
+            state["players"][banker]["chips"] += state["bank"]
+            events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})
+        _split_pot(state, banker, events)
+    state["bank"] = 0
+    state["banker"] = None
+    state["deal"] = None
+    state["deck"] = []
+    state["phase"] = FINISHED
+    events.append({"type": "finished", "standings": standings(state)})
+
+
+# --- what a seat may see -------------------------------------------------------------------
+
+
+def view(state: State, seat: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The table as one seat sees it (``seat=None``: the TV). The deck's order stays hidden:
+    after a deal, only the cards turned."""
+    phase = state["phase"]
+    names = {pid: p["name"] for pid, p in state["players"].items()}
+    banker = state["banker"]
+    deal = state["deal"]
+    last = state["last_deal"]
+    passed = state["passed"]
+    shown = None
+    if phase == BETTING:
+        shown = deal
+    elif phase == DEAL_OVER:
+        shown = last
+    elif phase in (BANK, FINISHED) and passed and last and last["result"]:
+        # The deal whose end passed the bank stays on show while the next banker puts one up.
+        shown = last if last["result"]["version"] == passed["version"] else None
+    result = shown["result"] if shown else None
+    cutting = phase == CUT
+    bets = []
+    if shown:
+        lines: dict[int, list[dict]] = {}
+        for line in result["settled"] if result else []:
+            lines.setdefault(line["id"], []).append({**line, "name": names[line["player"]]})
+        for placed in shown["bets"]:
+            bets.append(
+                {
+                    **placed,
+                    "name": names[placed["player"]],
+                    "mine": placed["player"] == seat,
+                    "cost": cost(placed),
+                    "lines": lines.get(placed["id"], []),
+                }
+            )
+    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDES, "cross")}
+    for placed in bets:
+        by_part = {line["part"]: line for line in placed["lines"]}
+        for part in parts(placed):
+            chip = {
+                **part,
+                "id": placed["id"],
+                "player": placed["player"],
+                "name": placed["name"],
+                "amount": placed["amount"],
+                "kind": placed["kind"],
+                "line": by_part.get(part["part"]),
+            }
+            where = {"round": part.get("on"), "double": part.get("side")}.get(part["part"], "cross")
+            spots[where].append(chip)
+    void = state["void"]
+    players = [
+        {
+            "id": pid,
+            "name": p["name"],
+            "chips": p["chips"],
+            "is_banker": pid == banker,
+            "is_cutter": cutting and pid == state["cutter"],
+            "banks": state["banks"][pid],
+            "staked": sum(cost(b) for b in deal["bets"] if b["player"] == pid)
+            if deal and phase == BETTING
+            else 0,
+        }
+        for pid, p in state["players"].items()
+        if not p.get("left")
+    ]
+    first_draw = bool(state["draws"]) and not passed and state["deals"] == 0 and not shown
+    view_ = {
+        "game": NAME,
+        "version": state["version"],
+        "phase": phase,
+        "players": players,
+        "banker": banker,
+        "banker_name": names.get(banker),
+        "bank": state["bank"],
+        "on_table": sum(cost(b) for b in deal["bets"]) if deal and phase == BETTING else 0,
+        "deal": shown["number"] if shown else None,
+        "deals": state["deals"],
+        "layout": shown["layout"] if shown else None,
+        "live": live_words(shown["layout"]) if shown else [],
+        "bets": bets,
+        "spots": spots,
+        "turned": result["turned"] if result else [],
+        "result": result and {**result, "settled": _lines(shown, result, names)},
+        "void": void and {**void, "fresh": void["version"] == state["version"]},
+        "pot": state["pot"],
+        "house": state["house"],
+        "commitment": live_commitment(state),
+        "cutter": state["cutter"] if cutting else None,
+        "cutter_name": names.get(state["cutter"]) if cutting else None,
+        "cut_deadline": cut_deadline(state),
+        "deck": len(state["deck"]),
+        "draws": [
+            [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]
+            for draw in state["draws"]
+        ]
+        if first_draw
+        else [],
+        "passed": passed and {**passed, "name": names[passed["banker"]]},
+        "standings": standings(state) if phase == FINISHED else [],
+        "settings": state["settings"],
+        "me": None,
+    }
+    view_["me"] = my_view(state, seat, now)
+    return view_
+
+
+def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
+    """A deal's settled lines with each player's name and where each part lay."""
+    placed = {b["id"]: b for b in deal["bets"]}
+    lines = []
+    for line in result["settled"]:
+        part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
+        lines.append({**part, **line, "name": names[line["player"]]})
+    return lines
+
+
+def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
+    """A seat's own part of :func:`view`: its chips, its bets, what the rules let it do now."""
+    if not table.seated(state, seat):
+        return None
+    player = state["players"][seat]
+    phase = state["phase"]
+    settings = state["settings"]
+    deal = state["deal"]
+    is_banker = seat == state["banker"]
+    most = min(state["bank"], player["chips"])
+    can: set[str] = set()
+    if phase == BANK and is_banker:
+        can.add("bank")
+    elif phase == CUT and seat == state["cutter"]:
+        can.add("cut")
+    elif phase == BETTING and is_banker:
+        can.add("close")
+    elif phase == BETTING:
+        if most >= settings["min_bet"]:
+            can.add("bet")
+        if any(b["player"] == seat for b in deal["bets"]):
+            can.add("withdraw")
+    elif phase == DEAL_OVER and is_banker:
+        can |= {"next", "aces"}
+    return {
+        "id": seat,
+        "name": player["name"],
+        "chips": player["chips"],
+        "is_banker": is_banker,
+        "banks": state["banks"][seat],
+        "bets": [b for b in deal["bets"] if b["player"] == seat] if deal else [],
+        "most": max(most, 0),
+        "bank_offer": min(settings["bank_size"], player["chips"]),
+        "can": sorted(can),
+    }
+
+
+def after_pause(state: State, now: float, paused_for: float) -> State:
+    """A player who is to cut gets the whole cut time again; nothing else runs on a clock."""
+    new = copy_state(state)
+    if new["phase"] == CUT:
+        new["cut_started"] = now
+    return new
+
+
+def live_commitment(state: State) -> str | None:
+    """The commitment of the deck a deal is dealing from, whose order must stay secret."""
+    shuffle = state.get("shuffle")
+    if not shuffle or state["phase"] not in (CUT, BETTING):
+        return None
+    return shuffle["commitment"]
+
+
+def hand_record(before: State, after: State) -> dict[str, Any]:
+    """A deal (or a void deal) in the scenario format of SCENARIOS.md, with its result as
+    recorded. Its deck is the order as cut, the one the layout was dealt from; ``shuffle`` opens
+    the seal. Each deal is its own shuffle, done once it is recorded."""
+    deal = after["last_deal"]
+    banker = before["banker"]
+    costs = [{"player": b["player"], "amount": cost(b)} for b in deal["bets"]]
+    chips_before, chips_after = record.punters_chips(before, after, banker, costs)
+    settings = before["settings"]
+    entry = {
+        "game": NAME,
+        "bank": deal["bank"],
+        "limits": {"min": settings["min_bet"]},
+        "levy": settings["levy"],
+        "players": chips_before,
+        "deck": deal["deck"],
+        "bets": [scenario_bet(b) for b in deal["bets"]],
+        "meta": {
+            "deal": deal["number"],
+            "banker": banker,
+            "names": record.names(after),
+            "passed": after["passed"]
+            if after["passed"] and after["passed"]["version"] == after["version"]
+            else None,
+        },
+        "shuffle": record.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
+    }
+    if deal["void"]:
+        entry["result"] = {
+            "void": deal["void"],
+            "layout": deal["layout"],
+            "bank": deal["bank"],
+            "players": chips_after,
+            "settled": [],
+        }
+        return entry
+    result = deal["result"]
+    entry["result"] = {
+        "layout": deal["layout"],
+        "turned": result["turned"],
+        "bank": result["bank"],
+        "levy": result["levy"],
+        "players": chips_after,
+        "settled": [scenario_line(line) for line in result["settled"]],
+    }
+    return entry
+
+
+def scenario_bet(placed: dict) -> dict[str, Any]:
+    keys = ("player", "kind", "on", "against", "side", "amount")
+    return {key: placed[key] for key in keys if key in placed}
+
+
+def scenario_line(line: dict) -> dict[str, Any]:
+    return {key: line[key] for key in ("bet", "part", "result", "net", "levy")}
+
+
+def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
+    """A recorded deal's bets and one settled line per bet (a Monte Carlo's parts summed)."""
+    merged: dict[int, dict] = {}
+    for line in entry["result"]["settled"]:
+        if line["bet"] in merged:
+            total = merged[line["bet"]]
+            total["net"] += line["net"]
+            total["levy"] += line["levy"]
+            if total["result"] != line["result"]:
+                # Parts that went different ways: the bet as a whole, "even" when they cancel.
+                total["result"] = (
+                    "won" if total["net"] > 0 else "lost" if total["net"] < 0 else "even"
+                )
+        else:
+            merged[line["bet"]] = dict(line)
+    return entry["bets"], [merged[i] for i in sorted(merged)]
+
+
+# --- the game's interface (montones.rules.games.Game) -------------------------------------------
+
+NAME = "monte_bank"
+TITLE = Phrase("Casino Monte Bank")
+SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
+HIDDEN_WHILE_LIVE = ("deck",)
+
+ACTIONS: dict[str, Action] = {
+    "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
+    "bank": Action(
+        lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
+        (Field("amount", Phrase("The bank")),),
+    ),
+    "cut": Action(
+        lambda s, who, p, now: cut_deck(s, who, p["position"], now),
+        (Field("position", Phrase("The cut")),),
+    ),
+    "bet": Action(
+        lambda s, who, p, now: bet(s, who, tapped(p), p["amount"]),
+        (
+            Field("at", Phrase("The place"), str),
+            Field("bet_kind", Phrase("The kind of bet"), str),
+            Field("against", Phrase("The position it plays against"), str),
+            Field("side", Phrase("The side"), str),
+            Field("amount", Phrase("The amount")),
+        ),
+        tap=True,
+    ),
+    "change": Action(
+        lambda s, who, p, now: change(s, who, p["bet"], p["amount"]),
+        (Field("bet", Phrase("The bet")), Field("amount", Phrase("The amount"))),
+    ),
+    "withdraw": Action(
+        lambda s, who, p, now: withdraw(s, who, p["bet"]), (Field("bet", Phrase("The bet")),)
+    ),
+    "close": Action(lambda s, who, p, now: close_bets(s, who)),
+    "next": Action(lambda s, who, p, now: next_deal(s, who, now)),
+    "aces": Action(lambda s, who, p, now: aces(s, who)),
+    **table.host_actions(leave),
+}
+
+SETTINGS = (
+    Field("min_bet", Phrase("The minimum bet")),
+    Field("mb_bank_size", Phrase("The bank")),
+    Field("mb_levy", Phrase("The levy"), bool),
+    Field("mb_deals_per_bank", Phrase("Deals per bank"), optional=True),
+    Field("mb_banks_each", Phrase("Banks for each player")),
+    Field("cut_timeout", Phrase("The time to cut"), optional=True),
+)
+
+
+def settings_from(values: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings from the lobby's fields (:data:`SETTINGS`; this game's own fields
+    are prefixed, the lobby's form holding every game's), for :func:`new_table`."""
+    settings = {
+        "min_bet": values["min_bet"],
+        "bank_size": values["mb_bank_size"],
+        "levy": values["mb_levy"],
+        "deals_per_bank": values.get("mb_deals_per_bank"),
+        "banks_each": values["mb_banks_each"],
+    }
+    if "cut_timeout" in values:
+        settings["cut_timeout"] = values["cut_timeout"]
+    return settings
+
+
+def stage(state: State) -> str:
+    """What a screen was showing: a request made at another stage of the table is stale."""
+    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
+    return f"{state['banker']}-{banks}-{state['shuffles']}-{state['phase']}"
+
+
+def balances(state: State) -> dict[str, int]:
+    """Where every chip of the table is: the players', the bank, stakes on the table, the levy
+    pot, and what the house has taken of it (chips that left play)."""
+    accounts = table.players_chips(state)
+    accounts["bank"] = state["bank"]
+    deal = state["deal"]
+    accounts["stakes"] = (
+        sum(cost(b) for b in deal["bets"]) if deal and state["phase"] == BETTING else 0
+    )
+    accounts["levy"] = state["pot"]
+    accounts["house"] = state["house"]
+    return accounts
+
+
+def cut_deadline(state: State) -> float | None:
+    if state["phase"] != CUT:
+        return None
+    return state["cut_started"] + state["settings"]["cut_timeout"]
+
+
+def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
+    """Nothing happens by itself after an action."""
+    return None
+
+
+def over(state: State) -> bool:
+    return state["phase"] == FINISHED
+
+
+def between_banks(state: State) -> bool:
+    return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
+
+
+def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    me = view_["me"] or {}
+    return {
+        "phase": view_["phase"],
+        "me": {
+            key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most", "bets")
+        },
+        **{
+            key: view_[key]
+            for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "pot")
+        },
+        "settings": {key: view_["settings"][key] for key in ("min_bet", "levy")},
+    }

@@ -1,0 +1,185 @@
+"""Casino Monte Bank through the real UI: three phones play several deals, a TV nobody touches."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.helpers.screens import PHONE, TV, join, screenshot
+
+TIMEOUT = 10_000
+
+
+def create_table(browser, base):
+    host = browser.new_context(viewport=PHONE)
+    page = host.new_page()
+    page.goto(base + "/?lang=en")
+    page.get_by_label("Casino Monte Bank").check()
+    page.get_by_label("Table name").fill("Casino night")
+    page.get_by_label("Bank size offered").fill("60")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_text("Your host link")).to_be_visible()
+    code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
+    return page, code
+
+
+def name_of(page):
+    return page.locator("#status .status__name").inner_text().split(" · ")[0]
+
+
+def cut_until_dealt(tv, phones, number):
+    """The punter on the banker's right cuts; a void deal is said on the TV and cut again."""
+    status = tv.locator("#tv_status .tv-status__line")
+    for _attempt in range(12):
+        expect(status).to_contain_text(
+            re.compile("cuts the deck|Void deal|Hagan sus apuestas"), timeout=TIMEOUT
+        )
+        if "Hagan sus apuestas" in status.inner_text():
+            return
+        if "Void deal" in status.inner_text():
+            screenshot(tv, f"monte-bank-tv-void-{number}")
+            expect(tv.locator("#felt .mb-void")).to_be_visible()
+        cutter_row = tv.locator("#players .player", has=tv.locator(".player__tag", has_text="cuts"))
+        cutter = phones[cutter_row.locator(".player__name").inner_text().strip()]
+        cut = cutter.get_by_role("button", name="Cut", exact=True)
+        expect(cut).to_be_visible(timeout=TIMEOUT)
+        cut.click()
+        tv.wait_for_timeout(300)
+    raise AssertionError("twelve void deals in a row")
+
+
+def choose(page, field, value):
+    page.locator(f'#intent input[name="{field}"][value="{value}"]').check(force=True)
+
+
+def placed(page, button):
+    """Tap, and wait for my bar to list the new bet (the answer redraws the bar: a choice made
+    while it is on its way would be drawn over)."""
+    mine = page.locator("#bar .my-bets > li")
+    count = mine.count()
+    page.locator(button).click()
+    expect(mine).to_have_count(count + 1, timeout=TIMEOUT)
+
+
+def tap_position(page, position):
+    placed(page, f"#felt .mb__pos--{position} button.mb__cards")
+
+
+def tap_side(page, side):
+    placed(page, f"#felt .mb__side--{side} button.mb__side-btn")
+
+
+def play_deal(number, banker, punters, tv):
+    """One punter bets a round and a cross, the other a double and a Monte Carlo; the TV draws
+    each where it lies; the banker turns the cards; the TV marks them and lists the payments."""
+    first, second = punters
+    expect(first.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    expect(second.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator("#felt .mb__live")).to_contain_text(re.compile(r"any|only"))
+    screenshot(tv, f"monte-bank-tv-dealt-{number}")
+
+    choose(first, "amount", 5)
+    choose(first, "bet_kind", "round")
+    tap_position(first, "ur")
+    expect(tv.locator("#felt .mb__pos--ur .chip")).to_contain_text(name_of(first), timeout=TIMEOUT)
+    choose(first, "bet_kind", "cross")
+    choose(first, "against", "lr")
+    tap_position(first, "ul")
+    expect(tv.locator("#felt .mb__crosses .chip")).to_contain_text("ul › lr", timeout=TIMEOUT)
+
+    choose(second, "amount", 10)
+    tap_side(second, "left")
+    expect(tv.locator("#felt .mb__side--left .chip")).to_contain_text(
+        name_of(second), timeout=TIMEOUT
+    )
+    choose(second, "amount", 1)
+    choose(second, "bet_kind", "monte_carlo")
+    choose(second, "against", "ul")
+    choose(second, "side", "lower")
+    tap_position(second, "ll")
+    # A Monte Carlo is shown as its three bets: a round on ll, a cross, a double on the lower side.
+    expect(tv.locator("#felt .mb__pos--ll .chip")).to_have_count(1, timeout=TIMEOUT)
+    expect(tv.locator("#felt .mb__side--lower .chip")).to_have_count(1)
+    expect(tv.locator("#felt .mb__crosses .chip")).to_have_count(2)
+    expect(tv.locator("#felt .chip")).to_have_count(6)
+    expect(second.locator("#bar .my-bets li")).to_have_count(2, timeout=TIMEOUT)
+    screenshot(first, f"monte-bank-phone-betting-{number}")
+    screenshot(second, f"monte-bank-phone-monte-carlo-{number}")
+    screenshot(tv, f"monte-bank-tv-betting-{number}")
+
+    close = banker.get_by_role("button", name="Bets are done: turn the cards")
+    expect(close).to_be_visible(timeout=TIMEOUT)
+    screenshot(banker, f"monte-bank-phone-banker-betting-{number}")
+    close.click()
+    expect(tv.locator("#tv_status")).to_contain_text("The deal is decided", timeout=TIMEOUT)
+    expect(tv.locator("#felt .paid li")).to_have_count(6)
+    turned = tv.locator("#felt .mb__turned li").count()
+    assert turned >= 1
+    expect(tv.locator("#felt .chip .res")).to_have_count(6)
+    tv.wait_for_timeout(1000 * turned + 1000)  # every card turned, every bet marked
+    screenshot(tv, f"monte-bank-tv-decided-{number}")
+    for page in punters:
+        expect(page.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    screenshot(first, f"monte-bank-phone-decided-{number}")
+
+
+def test_three_phones_and_a_tv_play_several_deals_of_casino_monte_bank(chromium, server):
+    base, _process, _folder, _port = server
+    host, code = create_table(chromium, base)
+
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    expect(tv.locator(".join-corner__code")).to_have_text(code)
+    join_url = tv.locator(".join-corner__url").inner_text()
+    phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva")}
+    expect(tv.locator("#players")).to_contain_text("Eva", timeout=TIMEOUT)
+    screenshot(tv, "monte-bank-tv-seating")
+
+    host.reload()
+    host.get_by_role("button", name="Draw for the first banker").click()
+    status = tv.locator("#tv_status .tv-status__line")
+    expect(status).to_contain_text("puts up the bank", timeout=TIMEOUT)
+    banker_name = status.inner_text().split(" puts up")[0]
+    banker = phones[banker_name]
+    punters = [page for name, page in phones.items() if name != banker_name]
+
+    expect(banker.get_by_label("Your bank: how much do you put up?")).to_have_value(
+        "60", timeout=TIMEOUT
+    )
+    banker.get_by_role("button", name="Put up the bank").click()
+
+    for number in (1, 2):
+        cut_until_dealt(tv, phones, number)
+        if number == 1:
+            chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
+            assert sum(chips) + 60 == 300
+        play_deal(number, banker, punters, tv)
+        if tv.locator("#tv_status").inner_text().count("puts up the bank"):
+            break  # the bank broke: it has passed
+        banker.get_by_role("button", name="Next deal").click()
+
+    # Chips are where the TV says: the players', the bank and the levy pot.
+    if "puts up the bank" not in tv.locator("#tv_status").inner_text():
+        bank_line = tv.locator(".tv-status__bank").inner_text()
+        bank = int(re.search(r"Banca: (\d+)", bank_line).group(1))
+        pot = int(re.search(r"levy pot (\d+)", bank_line).group(1))
+        chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
+        assert sum(chips) + bank + pot == 300
+        # Between deals the banker passes the bank: "Aces".
+        cut_until_dealt(tv, phones, 3)
+        banker.get_by_role("button", name="Bets are done: turn the cards").click()
+        aces = banker.get_by_role("button", name="“Aces”: pass the bank")
+        expect(aces).to_be_visible(timeout=TIMEOUT)
+        aces.click()
+    expect(tv.locator("#tv_status")).to_contain_text("puts up the bank", timeout=TIMEOUT)
+    expect(tv.locator("#tv_status .tv-status__sub")).to_contain_text(banker_name)
+    screenshot(tv, "monte-bank-tv-bank-passed")
+    next_banker = tv.locator("#tv_status .tv-status__line").inner_text().split(" puts up")[0]
+    assert next_banker != banker_name
+
+    # The phone's history and the help.
+    first = punters[0]
+    first.locator("summary", has_text="Your last hands").click()
+    expect(first.locator("#recall .recall__hand").first).to_contain_text("Deal", timeout=TIMEOUT)
+    first.locator("summary", has_text="How to play").click()
+    expect(first.locator(".help")).to_contain_text("Round: your card is matched before")
+    screenshot(first, "monte-bank-phone-help")

@@ -1,0 +1,311 @@
+"""A Casino Monte Bank table driven only through the HTTP routes: the lobby's settings, every bet
+placed by a tap, the screens of a deal, void deals, the ledger with the levy pot, the history,
+the export and its verification."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from montones import service
+from montones.rules import casino
+from montones.rules.audit import verify
+from montones.rules.scenario import replay
+from tests.helpers.nights import CasinoNight, notice
+from tests.helpers.tables import casino_deck
+
+# The worked example's layout: a pair of 7s at ul, AD, 3C, KH; JC AH 7H 6C KD turned.
+EXAMPLE = casino_deck(["7S", "7C"], "AD", "3C", "KH", ["JC", "AH", "7H", "6C", "KD"])
+FIRST_CARD = casino_deck(["5S"], "JD", "3C", "KH", ["5H", "KD"])
+VOID = casino_deck(["5S"], "JD", "3C", "3H")
+
+
+def text(response) -> str:
+    page = re.sub(r"<svg.*?</svg>", " ", response.get_data(as_text=True), flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def betting(app, deck=EXAMPLE, bank=50, **settings):
+    night = CasinoNight(app, "Ana", "Ben", "Eva", **settings)
+    night.draw()
+    night.put_up(bank)
+    night.stack_deal(deck)
+    night.cut()
+    return night
+
+
+def ledger_matches_state(night):
+    with night.app.app_context():
+        table = service.get_table(night.code)
+        totals = {k: v for k, v in service.ledger_totals(table).items() if k != "house" and v}
+        balances = {k: v for k, v in casino.balances(table.state).items() if k != "house" and v}
+        house = service.ledger_totals(table).get("house", 0)
+        return totals == balances, house
+
+
+def test_the_lobby_makes_a_table_with_its_settings(app):
+    night = CasinoNight(app, "Ana", "Ben", min_bet=2, mb_deals_per_bank=3, mb_levy=False)
+    settings = night.state()["settings"]
+    assert settings["min_bet"] == 2 and settings["deals_per_bank"] == 3
+    assert settings["levy"] is False and settings["banks_each"] == 1
+    night = CasinoNight(app, "Ana", "Ben")
+    assert night.state()["settings"]["levy"] is True
+    assert night.state()["settings"]["deals_per_bank"] is None
+
+
+def test_the_lobby_offers_the_game_with_the_levy_ticked(client):
+    page = client.get("/").get_data(as_text=True)
+    assert 'value="monte_bank"' in page
+    assert re.search(r'name="mb_levy"\s+checked', page)
+
+
+def test_every_kind_of_bet_is_placed_by_a_tap_on_the_layout(app):
+    night = betting(app)
+    ana, ben = night.punters
+    assert night.tap(ana, "ul", 2).status_code == 200
+    assert night.tap(ben, "ur", 3, kind="cross", against="ul").status_code == 200
+    assert night.tap(ana, "left", 4).status_code == 200
+    assert night.tap(ben, "ll", 1, kind="monte_carlo", against="lr", side="left").status_code == 200
+    bets = [casino.scenario_bet(b) for b in night.state()["deal"]["bets"]]
+    assert bets == [
+        {"player": night.seats[ana], "kind": "round", "on": "ul", "amount": 2},
+        {"player": night.seats[ben], "kind": "cross", "on": "ur", "against": "ul", "amount": 3},
+        {"player": night.seats[ana], "kind": "double", "side": "left", "amount": 4},
+        {
+            "player": night.seats[ben],
+            "kind": "monte_carlo",
+            "on": "ll",
+            "against": "lr",
+            "side": "left",
+            "amount": 1,
+        },
+    ]
+    assert night.state()["players"][night.seats[ben]]["chips"] == 100 - 3 - 3
+
+
+def test_the_stake_typed_in_other_wins_over_the_quick_chip(app):
+    night = betting(app)
+    punter = night.punters[0]
+    assert night.tap(punter, "ul", 1, custom=7).status_code == 200
+    assert night.state()["deal"]["bets"][0]["amount"] == 7
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"at": "ul", "amount": 5, "kind": "double"}, "A double is on a side"),
+        ({"at": "ul", "amount": 51}, "The bank holds 50: the most you can bet is 50."),
+        ({"at": "ul", "amount": 5, "kind": "cross", "against": "ul"}, "A cross is a position"),
+        (
+            {"at": "ul", "amount": 5, "kind": "monte_carlo", "against": "ll", "side": "right"},
+            "A Monte Carlo's side must hold the position it is on.",
+        ),
+        ({"at": "middle", "amount": 5}, "There is no position 'middle'"),
+        ({"at": "ul", "amount": 34, "kind": "monte_carlo", "side": "left"}, "a bet of 102"),
+    ],
+)
+def test_a_bet_the_rules_refuse_says_why_and_changes_nothing(app, fields, message):
+    night = betting(app)
+    punter = night.punters[0]
+    before = night.snapshot()
+    response = night.tap(punter, **fields)
+    assert response.status_code == 422
+    assert message in (notice(response) or ""), notice(response)
+    assert night.snapshot() == before
+
+
+def test_a_bet_is_changed_or_withdrawn_until_the_banker_says_bets_are_done(app):
+    night = betting(app)
+    punter = night.punters[0]
+    night.tap(punter, "ul", 5)
+    (placed,) = night.state()["deal"]["bets"]
+    assert "Change" in text(night.clients[punter].get(f"/t/{night.code}"))
+    assert night.do(punter, "change", bet=placed["id"], amount=9).status_code == 200
+    assert night.state()["deal"]["bets"][0]["amount"] == 9
+    assert night.do(punter, "withdraw", bet=placed["id"]).status_code == 200
+    assert night.state()["deal"]["bets"] == []
+    night.tap(punter, "ul", 5)
+    assert night.do(night.banker, "close", stage=night.stage()).status_code == 200
+    bet_id = night.state()["last_deal"]["bets"][0]["id"]
+    response = night.do(punter, "withdraw", bet=bet_id)
+    assert response.status_code == 422 and "Bets are closed." in notice(response)
+
+
+def test_the_phone_shows_the_bets_kinds_the_layout_as_buttons_and_the_live_cards(app):
+    night = betting(app)
+    page = night.clients[night.punters[0]].get(f"/t/{night.code}").get_data(as_text=True)
+    for kind in ("round", "cross", "double", "monte_carlo"):
+        assert f'name="bet_kind" value="{kind}"' in page
+    for at in ("ul", "ur", "ll", "lr", "upper", "lower", "left", "right"):
+        assert f'name="at" value="{at}"' in page
+    assert "7s: any 7 · AD: only AS or AC · 3C: only 3H or 3D · KH: only KS or KC" in html.unescape(
+        page
+    )
+    # and on the cards themselves
+    assert re.search(r"mb__pos--ur.*?mb__here\">only AS or AC<", page, re.S)
+    assert re.search(r"mb__pos--ul.*?mb__here\">any 7<", page, re.S)
+    banker = night.clients[night.banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "Bets are done: turn the cards" in banker
+
+
+def test_the_tv_draws_each_bet_where_it_lies_and_the_payments_in_the_bank_s_order(app):
+    night = betting(app)
+    ana, ben = night.punters
+    night.tap(ana, "ul", 1)  # round ul: wins 3
+    night.tap(ben, "lr", 4, kind="cross", against="ur")  # lost at AH, a cross of singles
+    night.tap(ana, "left", 7)  # double left: wins 7
+    night.tap(ben, "lower", 8)  # double lower: loses
+    tv = night.host.get(f"/t/{night.code}/tv")
+    felt = tv.get_data(as_text=True)
+    assert felt.count('class="chip ') >= 4
+    assert re.search(r"mb__crosses.*?lr › ur", felt, re.S)  # a cross between its two cards
+    assert re.search(r'mb__side--left.*?data-bet="3"', felt, re.S)  # a double on its side
+    night.do(night.banker, "close", stage=night.stage())
+    shown = text(night.host.get(f"/t/{night.code}/tv"))
+    payments = shown[shown.index("Payments") :]
+    order = [
+        payments.index(f"{ben} · cross lower right against upper right · ▼ -4"),
+        payments.index(f"{ben} · double lower · ▼ -8"),
+        payments.index(f"{ana} · double left · ▲ +7"),
+        payments.index(f"{ana} · round on upper left · ▲ +3"),
+    ]
+    assert order == sorted(order)
+    assert "The deal is decided: 3 cards turned" in shown  # 7H decides every bet
+
+
+def test_a_short_bank_pays_the_largest_stake_first_and_the_tv_says_so(app):
+    night = betting(app, deck=FIRST_CARD, bank=10)
+    ana, ben = night.punters
+    night.tap(ana, "ul", 2)  # owed 6
+    night.tap(ben, "upper", 10)  # owed 10: the largest stake, paid first
+    night.do(night.banker, "close", stage=night.stage())
+    result = night.state()["last_deal"]["result"]
+    assert [(line["stake"], line["result"], line["net"]) for line in result["settled"]] == [
+        (10, "won", 8),  # 10 paid, a quarter (2) to the levy pot
+        (2, "void", 0),
+    ]
+    state = night.state()
+    assert state["passed"]["why"] == "broken"
+    shown = text(night.host.get(f"/t/{night.code}/tv"))
+    assert "The bank ran short: it paid the largest stakes first" in shown
+
+
+def test_the_ledger_carries_the_levy_pot_and_its_split_when_the_bank_passes(app):
+    night = betting(app, deck=FIRST_CARD)
+    ana, ben = night.punters
+    banker = night.banker
+    night.tap(ana, "ul", 4)  # 12 at the first card: 3 to the pot
+    night.tap(ben, "upper", 5)  # 5 at the first card: 1 to the pot
+    night.do(banker, "close", stage=night.stage())
+    same, house = ledger_matches_state(night)
+    assert same and night.state()["pot"] == 4
+    status = text(night.clients[ana].get(f"/t/{night.code}"))
+    assert "3 to the levy pot: won at the very first card" in status
+    night.do(banker, "aces", stage=night.stage())
+    with app.app_context():
+        totals = service.ledger_totals(service.get_table(night.code))
+    assert totals.get("levy", 0) == 0
+    state = night.state()
+    assert state["house"] == 2 and state["passed"]["split"] == {"pot": 4, "banker": 2, "house": 2}
+    # The house account: minus every chip it issued at the seats, plus the 2 the levy gave it.
+    assert totals["house"] == -300 + 2
+    assert sum(totals.values()) == 0
+    shown = text(night.host.get(f"/t/{night.code}/tv"))
+    assert f"levy pot 4: 2 to {banker}, 2 to the house" in shown
+
+
+def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
+    night = CasinoNight(app, "Ana", "Ben", "Eva")
+    night.draw()
+    night.put_up(30)
+    night.stack_deal(VOID)
+    sealed = night.state()["shuffle"]["commitment"]
+    cutter = night.name_of(night.state()["cutter"])
+    assert night.do(cutter, "cut", position=20, stage=night.stage()).status_code == 200
+    state = night.state()
+    assert state["phase"] == casino.CUT and state["shuffle"]["commitment"] != sealed
+    why = "Void deal: the two lower cards are of one rank"
+    assert why in text(night.host.get(f"/t/{night.code}/tv"))
+    for name in night.seats:
+        assert why in text(night.clients[name].get(f"/t/{night.code}"))
+    # The void deal's seal is opened at once, in the history.
+    with app.app_context():
+        table = service.get_table(night.code)
+        from montones import history
+
+        (entry,) = history.hands(table)
+    assert entry["opened"] and entry["result"]["void"] == casino.LOWER_PAIR
+    night.cut()
+    assert night.state()["phase"] == casino.BETTING
+
+
+def test_the_history_the_export_and_verify_tell_the_same_deals(app):
+    night = betting(app)
+    ana, ben = night.punters
+    night.tap(ana, "ul", 1)
+    night.tap(ben, "ll", 2, kind="monte_carlo", against="lr", side="left")
+    night.do(night.banker, "close", stage=night.stage())
+    mine = text(night.clients[ben].get(f"/t/{night.code}/history"))
+    assert "2 on each part of a Monte Carlo on lower left against lower right, left side" in mine
+    hosted = text(night.host.get(f"/t/{night.code}/host/history"))
+    assert "1: round on upper left" in hosted
+    export = json.loads(night.host.get(f"/t/{night.code}/host/export.json").get_data(as_text=True))
+    (hand,) = export["hands"]
+    assert hand["game"] == "monte_bank"
+    assert verify(export) == []
+    scenario = {k: v for k, v in hand.items() if k not in ("result", "meta", "shuffle")}
+    assert replay(scenario) == hand["result"]
+    # A result changed in the file is caught.
+    hand["result"]["bank"] += 1
+    assert any("recorded result" in problem for problem in verify(export))
+
+
+def test_a_deal_still_in_play_is_held_back_from_the_export(app):
+    night = betting(app)
+    night.do(night.banker, "close", stage=night.stage())
+    night.do(night.banker, "next", stage=night.stage())
+    export = json.loads(night.host.get(f"/t/{night.code}/host/export.json").get_data(as_text=True))
+    assert len(export["hands"]) == 1 and export["held_back"] == 0
+
+
+def test_the_banker_passes_the_bank_with_aces_and_the_next_seat_banks(app):
+    night = betting(app)
+    banker = night.banker
+    night.do(banker, "close", stage=night.stage())
+    page = text(night.clients[banker].get(f"/t/{night.code}"))
+    assert "Next deal" in page and "“Aces”: pass the bank" in page
+    assert night.do(banker, "aces", stage=night.stage()).status_code == 200
+    state = night.state()
+    assert state["phase"] == casino.BANK and state["banker"] != night.seats[banker]
+    assert f"{banker} said “Aces”: the bank passes" in text(night.host.get(f"/t/{night.code}/tv"))
+
+
+def test_the_help_has_the_rules_and_each_bets_chance_and_edge(app):
+    night = betting(app)
+    page = text(night.clients[night.punters[0]].get(f"/t/{night.code}"))
+    assert "Round: your card is matched before the other three. Pays 3 to 1." in page
+    assert "This deal" in page
+    assert re.search(r"Round wins 1 time in 4 · the bank's edge 4\.3\s?%", page)
+
+
+def test_the_screens_speak_spanish(app):
+    night = betting(app)
+    client = night.clients[night.punters[0]]
+    page = text(client.get(f"/t/{night.code}", headers={"Accept-Language": "es"}))
+    assert "Hagan sus apuestas" in page
+    assert "Redonda" in page or "arriba a la izquierda" in page
+
+
+def test_verify_finds_a_deck_that_is_not_the_committed_one(app):
+    night = betting(app)
+    night.do(night.banker, "close", stage=night.stage())
+    export = json.loads(night.host.get(f"/t/{night.code}/host/export.json").get_data(as_text=True))
+    (hand,) = export["hands"]
+    hand["deck"] = hand["deck"][1:] + hand["deck"][:1]
+    problems = verify(export)
+    assert problems and any(
+        "deck" in problem or "recorded result" in problem for problem in problems
+    )
