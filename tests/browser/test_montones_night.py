@@ -8,6 +8,27 @@ from tests.helpers.screens import PHONE, TV, join, screenshot
 
 TIMEOUT = 10_000
 
+# Notes on the TV each part of the reveal as it shows, and whether anything that tells the
+# banker's card (the card itself, a heap's verdict, a payment) could be seen at that moment.
+WATCH_REVEAL = """() => {
+  window.reveal = [];
+  const secret = () => [...document.querySelectorAll(
+      "#tv_status svg[data-card], #felt .heap--bank svg[data-card], #felt .heap__verdict, #players .paid li")]
+    .some((el) => el.checkVisibility({visibilityProperty: true}));
+  const name = (el) => el.matches(".heap__turn") ? "heap " + el.closest("[data-heap]").dataset.heap
+    : el.matches(".tv-status__sub") ? "banker's card" : el.closest(".paid") ? "paid"
+    : el.matches(".heap__verdict") ? "verdict" : el.matches(".heap") ? "mark" : el.className;
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const el = change.target;
+      if (el.classList.contains("is-shown") && !el.dataset.noted) {
+        el.dataset.noted = "1";
+        window.reveal.push({what: name(el), secret_shown: secret()});
+      }
+    }
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
+}"""
+
 
 def create_table(browser, base):
     host = browser.new_context(viewport=PHONE)
@@ -89,12 +110,27 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     screenshot(ben, "phone-betting")
     screenshot(tv, "tv-betting")
 
-    # The banker closes bets: the heaps turn over and the hand is settled everywhere.
+    # The banker closes bets: the TV turns the heaps one by one in the lifting order (the least
+    # money first: Eva's 5 on heap 2, then Ben's 10 on heap 1), then the banker's heap, and only
+    # then shows the banker's card, the verdicts and the payments, in the order settled.
+    tv.evaluate(WATCH_REVEAL)
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
     expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(tv.locator("#tv_status")).to_contain_text("Turning the heaps")
+    tv.wait_for_timeout(1000)  # the first heap has turned, not yet the banker's
+    screenshot(tv, "tv-mid-reveal")
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    steps = tv.evaluate("window.reveal")
+    turned = [s["what"] for s in steps if s["what"].startswith("heap ")]
+    assert turned == ["heap 2", "heap 1", "heap 3"], steps
+    bank_turn = [s["what"] for s in steps].index("heap 3")
+    for step in steps[:bank_turn]:
+        assert not step["secret_shown"], f"the banker's card or a verdict showed early: {steps}"
+    after = [s["what"] for s in steps[bank_turn + 1 :]]
+    assert after.index("banker's card") < after.index("paid"), steps
+    assert after.count("paid") == 2 and after.count("verdict") == 2, steps
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    tv.wait_for_timeout(2500)  # let the flips finish for the picture
     screenshot(tv, "tv-settled")
     screenshot(ben, "phone-settled")
     screenshot(ana, "phone-banker-settled")
