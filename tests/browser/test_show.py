@@ -1,0 +1,129 @@
+"""The TV as a show and the phone as a controller (issue 14), at 8 heaps: the TV's felt holds every
+heap and bet, large enough to read from the sofa; the phone's bar leaves the table to the
+table; the lobby and the end of the night; axe-core finds nothing serious on any of them."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.test_every_screen_in_time import host_table
+from tests.browser.test_montones_night import heap, tap_heap
+from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
+
+TIMEOUT = 10_000
+
+# What the room must read on the TV: nothing of it under 24 px, none of it cut off.
+IMPORTANT = (
+    "#felt .heap__size, #felt .heap__no, #felt .badge, #felt .chip__name, #felt .chip__amount,"
+    " #felt .chip__kind, #felt .res, #felt .heap__verdict, #felt .seal, #players .paid li,"
+    " #players .player__name, #players .player__chips, .tv-status__line, .tv-status__bank,"
+    " .join-corner__code, .join-corner__url, .lobby__title, .finale__winner, .final .chip"
+)
+MEASURE = """(selector) => {
+  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const felt = document.getElementById("felt").getBoundingClientRect();
+  const inside = (r, box) => r.left >= box.left - 0.5 && r.top >= box.top - 0.5
+    && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
+  const problems = [];
+  let seen = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    seen += 1;
+    const r = el.getBoundingClientRect(), size = parseFloat(getComputedStyle(el).fontSize);
+    const what = `${el.className || el.tagName} "${el.textContent.trim().slice(0, 30)}"`;
+    if (size < 24) problems.push(`${what}: ${size}px`);
+    if (!inside(r, screen) || (el.closest("#felt") && !inside(r, felt))) problems.push(`${what}: cut off`);
+  }
+  return {seen, problems};
+}"""
+
+
+def check_tv(tv, least):
+    shown = tv.evaluate(MEASURE, IMPORTANT)
+    assert shown["seen"] >= least, shown
+    assert not shown["problems"], shown["problems"]
+
+
+def check_phone(phone):
+    """The bar takes at most a third of the screen, and every heap (the banker's too) can be
+    scrolled to where neither the bar nor the status line covers it."""
+    share = (
+        phone.evaluate("document.getElementById('bar').getBoundingClientRect().height")
+        / PHONE["height"]
+    )
+    assert share <= 1 / 3, f"the bar takes {share:.0%} of the screen"
+    covered = phone.evaluate(
+        """() => [...document.querySelectorAll("#felt .heap")].map((heap, i) => {
+          const status = document.getElementById("status").getBoundingClientRect().height;
+          scrollTo(0, heap.getBoundingClientRect().top + scrollY - status);
+          const r = heap.getBoundingClientRect(), bar = document.getElementById("bar").getBoundingClientRect();
+          return r.bottom <= bar.top + 0.5 && r.top >= status - 0.5 ? null : `heap ${i + 1}`;
+        }).filter(Boolean)"""
+    )
+    assert not covered, f"covered by the bar or the status: {covered}"
+    phone.evaluate("scrollTo(0, 0)")
+
+
+def test_eight_heaps_fill_the_tv_and_leave_the_phone_its_table(chromium, server):
+    base, _process, _folder, _port = server
+    host, code = host_table(
+        chromium, base, **{"Table name": "Eight", "Fewest heaps": "8", "Most heaps": "8"}
+    )
+    host.on("dialog", lambda dialog: dialog.accept())
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    join_url = tv.locator(".join-corner__url").inner_text()
+    ana, ben, eva = (join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva"))
+    expect(tv.locator(".lobby__players .chip")).to_have_count(3, timeout=TIMEOUT)
+    expect(tv.locator(".lobby__title")).to_contain_text("Everyone's in? 3 players")
+    screenshot(tv, "show-tv-lobby")
+    problems = serious_violations(tv) + serious_violations(ana)
+
+    ana.get_by_label("Offer for the bank").fill("60")
+    ana.get_by_role("button", name="Offer", exact=True).click()
+    ben.get_by_role("button", name="I don't want the bank").click()
+    eva.get_by_role("button", name="I don't want the bank").click()
+    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="8", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="8", exact=True).click()
+    expect(tv.locator("#felt .heap")).to_have_count(8, timeout=TIMEOUT)
+
+    # Bets on seven heaps, two on the first; Eva chooses the eighth for the banker.
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    for number in (1, 2, 3, 4):
+        tap_heap(ben, number, "bet", 1)
+        expect(heap(tv, number)).to_contain_text("Ben", timeout=TIMEOUT)
+    expect(eva.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    for number, mode in ((5, "bet"), (6, "bet"), (7, "bet"), (1, "against")):
+        tap_heap(eva, number, mode, 5)
+        expect(heap(tv, number)).to_contain_text("Eva", timeout=TIMEOUT)
+    tap_heap(eva, 8, "choose")
+    expect(heap(tv, 8).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    expect(ben.locator("#bar")).to_contain_text("Banker's heap: 8", timeout=TIMEOUT)
+    screenshot(tv, "show-tv-8-heaps-betting")
+    screenshot(ben, "show-phone-8-heaps-betting")
+    check_tv(tv, least=30)
+    check_phone(ben)
+    problems += serious_violations(tv) + serious_violations(ben)
+
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    expect(tv.locator("#players .paid li")).to_have_count(8, timeout=TIMEOUT)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=20_000)
+    screenshot(tv, "show-tv-8-heaps-settled")
+    screenshot(ben, "show-phone-8-heaps-settled")
+    check_tv(tv, least=45)
+    problems += serious_violations(tv) + serious_violations(ben) + serious_violations(ana)
+
+    # The host ends the night: the TV shows the winner, the ranking and the chart, no QR code.
+    host.reload()
+    host.get_by_role("button", name="End the night").click()
+    expect(tv.locator(".finale__winner")).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator(".final .chip")).to_have_count(3)
+    expect(tv.locator(".finale .chart__img")).to_be_visible()
+    expect(tv.locator(".join-corner")).to_have_count(0)
+    first = re.search(r"(\w+) wins with (\d+) chips", tv.locator(".finale__winner").inner_text())
+    assert first, tv.locator(".finale__winner").inner_text()
+    screenshot(tv, "show-tv-end-of-night")
+    problems += serious_violations(tv) + serious_violations(host)
+    assert not problems, "\n".join(problems)
