@@ -4,9 +4,30 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.helpers.screens import PHONE, TV, join, screenshot
+from tests.browser.test_show import check_tv
+from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
+
+# Notes on the TV each part of the coup's reveal as it shows, and whether a verdict or a payment
+# could be seen at that moment.
+WATCH_GATE = """() => {
+  window.reveal = [];
+  const secret = () => [...document.querySelectorAll("#felt .layout__verdict, #felt .layout .res, #players .paid li")]
+    .some((el) => el.checkVisibility({visibilityProperty: true}))
+    || /The gate:/.test(document.querySelector("#tv_status .tv-status__line").innerText);
+  const name = (el) => el.matches(".monte__turn") ? "gate" : el.matches(".layout__verdict") ? "verdict"
+    : el.closest(".paid") ? "paid" : el.closest(".tv-status__line") ? "line" : "other";
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const el = change.target;
+      if (el.classList.contains("is-shown") && !el.dataset.noted) {
+        el.dataset.noted = "1";
+        window.reveal.push({what: name(el), secret_shown: secret()});
+      }
+    }
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
+}"""
 
 
 def create_table(browser, base):
@@ -49,13 +70,27 @@ def play_coup(number, banker, punter, tv, stakes):
     screenshot(punter, f"monte-phone-betting-{number}")
     screenshot(tv, f"monte-tv-betting-{number}")
 
+    check_tv(tv, least=10)
+    share = punter.evaluate("document.getElementById('bar').getBoundingClientRect().height")
+    assert share <= PHONE["height"] / 3, f"the bar is {share} px high"
+    problems = serious_violations(tv) + serious_violations(punter) + serious_violations(banker)
+
+    # The gate turns first; only then the verdicts, the line that names them and the payments.
     expect(banker.get_by_role("button", name="Turn the gate")).to_be_visible(timeout=TIMEOUT)
+    tv.evaluate(WATCH_GATE)
     banker.get_by_role("button", name="Turn the gate").click()
     expect(tv.locator("#tv_status")).to_contain_text("The gate:", timeout=TIMEOUT)
     expect(tv.locator("#felt .layout__verdict")).to_have_count(2)
     expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    steps = tv.evaluate("window.reveal")
+    whats = [s["what"] for s in steps]
+    assert whats[0] == "gate" and not steps[0]["secret_shown"], steps
+    assert whats.index("verdict") < whats.index("paid") and whats.count("paid") == 2, steps
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    tv.wait_for_timeout(1500)  # let the gate turn over for the picture
+    check_tv(tv, least=12)
+    problems += serious_violations(tv) + serious_violations(punter)
+    assert not problems, "\n".join(problems)
     screenshot(tv, f"monte-tv-gate-{number}")
     screenshot(punter, f"monte-phone-gate-{number}")
     screenshot(banker, f"monte-phone-banker-gate-{number}")
@@ -115,3 +150,21 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     bank = int(tv.locator(".tv-status__bank strong").inner_text())
     assert sum(chips) + bank == 200
     expect(host.locator("h1")).to_contain_text("Monte <i>night</i>")
+
+    # The host ends the night mid-bank: the TV's end of night is Montones' (winner, ranking,
+    # chart, no QR code), and the open bank counts as its banker's.
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.reload()
+    host.get_by_role("button", name="End the night").click()
+    expect(tv.locator(".finale__winner")).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator(".final .chip")).to_have_count(2)
+    expect(tv.locator(".finale .chart__img")).to_be_visible()
+    expect(tv.locator(".join-corner")).to_have_count(0)
+    ranked = {
+        row.locator(".chip__name").inner_text(): int(row.locator(".chip__amount").inner_text())
+        for row in tv.locator(".final .chip").all()
+    }
+    assert sum(ranked.values()) == 200, ranked
+    screenshot(tv, "monte-tv-end-of-night")
+    check_tv(tv, least=5)
+    assert not serious_violations(tv)

@@ -21,7 +21,6 @@ IMPORTANT = (
 )
 MEASURE = """(selector) => {
   const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
-  const felt = document.getElementById("felt").getBoundingClientRect();
   const inside = (r, box) => r.left >= box.left - 0.5 && r.top >= box.top - 0.5
     && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
   const problems = [];
@@ -32,7 +31,8 @@ MEASURE = """(selector) => {
     const r = el.getBoundingClientRect(), size = parseFloat(getComputedStyle(el).fontSize);
     const what = `${el.className || el.tagName} "${el.textContent.trim().slice(0, 30)}"`;
     if (size < 24) problems.push(`${what}: ${size}px`);
-    if (!inside(r, screen) || (el.closest("#felt") && !inside(r, felt))) problems.push(`${what}: cut off`);
+    const box = el.closest(".heap, .layout") || el.closest("#felt");
+    if (!inside(r, screen) || (box && !inside(r, box.getBoundingClientRect()))) problems.push(`${what}: cut off`);
   }
   return {seen, problems};
 }"""
