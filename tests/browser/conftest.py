@@ -69,6 +69,7 @@ class WatchedBrowser:
         self.contexts = []
         self.errors = []
         self.watching = True  # until the test's body ends: its server then stops under the pages
+        self.cut_off = []  # pages a test cuts off on purpose: their failed loads are expected
 
     def new_context(self, **options):
         context = self._browser.new_context(**options)
@@ -77,8 +78,12 @@ class WatchedBrowser:
         context.on("weberror", lambda e: self._error(f"uncaught: {e.error}"))
         return context
 
+    def cut_off_page(self, page):
+        """A page whose stream the test blocks: its failed loads are what the test wants."""
+        self.cut_off.append(page)
+
     def _console(self, message):
-        if message.type == "error":
+        if message.type == "error" and message.page not in self.cut_off:
             page = message.page.url if message.page else "?"
             self._error(f"{page}: {message.text} ({message.location.get('url')})")
 

@@ -17,7 +17,8 @@ IMPORTANT = (
     "#felt .heap__size, #felt .heap__no, #felt .badge, #felt .chip__name, #felt .chip__amount,"
     " #felt .chip__kind, #felt .res, #felt .heap__verdict, #felt .seal, #players .paid li,"
     " #players .player__name, #players .player__chips, .tv-status__line, .tv-status__bank,"
-    " .join-corner__code, .join-corner__url, .lobby__title, .finale__winner, .final .chip"
+    " .join-corner__code, .join-corner__url, .lobby__title, .finale__winner, .final .chip,"
+    " #felt .heap__card, #felt .layout__cards, #felt .monte__gate"
 )
 MEASURE = """(selector) => {
   const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
@@ -33,6 +34,16 @@ MEASURE = """(selector) => {
     if (size < 24) problems.push(`${what}: ${size}px`);
     const box = el.closest(".heap, .layout") || el.closest("#felt");
     if (!inside(r, screen) || (box && !inside(r, box.getBoundingClientRect()))) problems.push(`${what}: cut off`);
+  }
+  // Nothing drawn over anything else (a chip over a card, a verdict over a chip).
+  const shown = [...document.querySelectorAll(selector)].filter((el) => el.checkVisibility());
+  for (const [i, a] of shown.entries()) {
+    for (const b of shown.slice(i + 1)) {
+      if (a.contains(b) || b.contains(a)) continue;
+      const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
+      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
+        problems.push(`"${a.textContent.trim().slice(0, 20)}" over "${b.textContent.trim().slice(0, 20)}"`);
+    }
   }
   return {seen, problems};
 }"""
@@ -52,6 +63,7 @@ def check_phone(phone):
         / PHONE["height"]
     )
     assert share <= 1 / 3, f"the bar takes {share:.0%} of the screen"
+    print(f"the bar takes {share:.1%} of the screen")
     covered = phone.evaluate(
         """() => [...document.querySelectorAll("#felt .heap")].map((heap, i) => {
           const status = document.getElementById("status").getBoundingClientRect().height;
@@ -127,3 +139,109 @@ def test_eight_heaps_fill_the_tv_and_leave_the_phone_its_table(chromium, server)
     screenshot(tv, "show-tv-end-of-night")
     problems += serious_violations(tv) + serious_violations(host)
     assert not problems, "\n".join(problems)
+
+
+# Counts the sounds a page makes (each is built from oscillators) and the buzzes it asks for.
+LISTEN = """
+window.sounds = 0;
+window.buzzes = [];
+const make = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.sounds += 1; return make.call(this); };
+Object.defineProperty(Navigator.prototype, "vibrate", {
+  configurable: true, value: (pattern) => { window.buzzes.push(pattern); return true; },
+});
+"""
+
+
+def overlap(page, a, b):
+    return page.evaluate(
+        """([a, b]) => {
+          const r = document.querySelector(a).getBoundingClientRect();
+          const s = document.querySelector(b).getBoundingClientRect();
+          return r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+        }""",
+        [a, b],
+    )
+
+
+def test_two_heaps_turn_without_motion_with_sound_a_buzz_and_one_mute(chromium, server):
+    base, _process, _folder, _port = server
+    _host, code = host_table(
+        chromium, base, **{"Table name": "Two", "Fewest heaps": "2", "Most heaps": "2"}
+    )
+    context = chromium.new_context(viewport=TV, locale="en-GB", reduced_motion="reduce")
+    context.add_init_script(LISTEN)
+    tv = context.new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    join_url = tv.locator(".join-corner__url").inner_text()
+    ana, ben = (join(chromium, join_url, name) for name in ("Ana", "Ben"))
+    ben.context.add_init_script(LISTEN)
+    ben.reload()
+
+    # The connection light, while the stream is down, hides neither the TV's join address
+    # nor a phone's chips.
+    for page, hidden in ((tv, ".join-corner__url"), (ben, "#status .status__chips")):
+        offline = page.context.new_page()
+        chromium.cut_off_page(offline)
+        offline.route("**/stream*", lambda route: route.abort())
+        offline.goto(page.url)
+        expect(offline.locator(".conn")).to_be_visible()
+        expect(offline.locator(hidden)).to_be_in_viewport(ratio=1)
+        assert not overlap(offline, ".conn", hidden), f"the connection light covers {hidden}"
+        screenshot(offline, f"show-connecting-{'tv' if page is tv else 'phone'}")
+        offline.close()
+
+    ana.get_by_label("Offer for the bank").fill("40")
+    ana.get_by_role("button", name="Offer", exact=True).click()
+    ben.get_by_role("button", name="I don't want the bank").click()
+    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="2", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="2", exact=True).click()
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(ben, 1, "bet", 5)
+    expect(heap(tv, 1)).to_contain_text("Ben", timeout=TIMEOUT)
+    tap_heap(ben, 2, "choose")
+    expect(heap(tv, 2).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    screenshot(tv, "show-tv-2-heaps-betting")
+    check_tv(tv, least=8)
+    check_phone(ben)
+    buzzed_for_turns = ben.evaluate("window.buzzes.length")
+    assert buzzed_for_turns >= 1, "no buzz when Ben's turn came (the bets)"
+
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "playing", timeout=TIMEOUT)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    # No motion: the cards are turned without a rotation or a lift, in the same order.
+    motion = tv.evaluate(
+        """() => [...document.querySelectorAll("#felt .flip.is-turned")].map((flip) =>
+          getComputedStyle(flip.querySelector(".flip__inner")).transform + " "
+          + getComputedStyle(flip.parentElement).animationName)"""
+    )
+    assert motion == ["none none", "none none"], motion
+    screenshot(tv, "show-tv-2-heaps-settled")
+    check_tv(tv, least=10)
+    assert tv.evaluate("window.sounds") >= 3, "the turns and the payment made no sound"
+    expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    ben.wait_for_function("(n) => window.buzzes.length > n", arg=buzzed_for_turns)
+
+    # One switch mutes the TV, and it stays muted after a reload.
+    tv.get_by_role("button", name="Sound on").click()
+    expect(tv.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "false")
+    tv.reload()
+    expect(tv.get_by_role("button", name="Sound off")).to_be_visible()
+    assert tv.evaluate("window.sounds") == 0
+    ana.get_by_role("button", name="Gather and deal the next hand").click()
+    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="2", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="2", exact=True).click()
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(ben, 2, "bet", 5)
+    expect(heap(tv, 2)).to_contain_text("Ben", timeout=TIMEOUT)
+    tap_heap(ben, 1, "choose")
+    expect(heap(tv, 1).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "playing", timeout=TIMEOUT)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    assert tv.evaluate("window.sounds") == 0, "a muted TV made a sound"
