@@ -111,6 +111,7 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben")}
     expect(tv.locator("#players")).to_contain_text("Ben", timeout=TIMEOUT)
     screenshot(tv, "monte-tv-seating")
+    seen = serious_violations(tv) + serious_violations(host)
 
     # The host starts the draw; the TV shows who drew what, and the highest card banks.
     host.reload()
@@ -123,18 +124,22 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     banker, punter = phones[banker_name], phones[punter_name_]
     expect(tv.locator("#felt .draw__winner")).to_contain_text(banker_name)
     screenshot(tv, "monte-tv-draw")
+    seen += serious_violations(tv)
 
     # The banker puts up the table's bank; the other player cuts.
     expect(banker.get_by_label("Your bank: how much do you put up?")).to_have_value(
         "50", timeout=TIMEOUT
     )
     screenshot(banker, "monte-phone-bank")
+    seen += serious_violations(banker)
     banker.get_by_role("button", name="Put up the bank").click()
     expect(tv.locator("#tv_status")).to_contain_text(
         f"{punter_name_} cuts the deck", timeout=TIMEOUT
     )
     expect(punter.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
     screenshot(punter, "monte-phone-cut")
+    seen += serious_violations(punter)
+    assert not seen, "\n".join(seen)
     punter.get_by_role("button", name="Cut", exact=True).click()
 
     play_coup(1, banker, punter, tv, {"top": 5, "bottom": 1})

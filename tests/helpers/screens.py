@@ -42,6 +42,6 @@ def serious_violations(page) -> list[str]:
     found = page.evaluate(
         """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
             .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`)"""
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ` [${n.any[0].message}]` : "")).join(", ")}`)"""
     )
     return [f"{page.url}: {line}" for line in found]
