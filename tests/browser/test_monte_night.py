@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_show import check_tv
+from tests.browser.test_show import check_phone, check_tv
 from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
@@ -71,8 +71,7 @@ def play_coup(number, banker, punter, tv, stakes):
     screenshot(tv, f"monte-tv-betting-{number}")
 
     check_tv(tv, least=10)
-    share = punter.evaluate("document.getElementById('bar').getBoundingClientRect().height")
-    assert share <= PHONE["height"] / 3, f"the bar is {share} px high"
+    check_phone(punter, "#felt .layout, #felt .monte__gate")
     problems = serious_violations(tv) + serious_violations(punter) + serious_violations(banker)
 
     # The gate turns first; only then the verdicts, the line that names them and the payments.

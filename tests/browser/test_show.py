@@ -55,9 +55,9 @@ def check_tv(tv, least):
     assert not shown["problems"], shown["problems"]
 
 
-def check_phone(phone):
-    """The bar takes at most a third of the screen, and every heap (the banker's too) can be
-    scrolled to where neither the bar nor the status line covers it."""
+def check_phone(phone, parts="#felt .heap"):
+    """The bar takes at most a third of the screen, and every heap (the banker's too), or each
+    layout and the gate, can be scrolled to where neither the bar nor the status covers it."""
     share = (
         phone.evaluate("document.getElementById('bar').getBoundingClientRect().height")
         / PHONE["height"]
@@ -65,12 +65,13 @@ def check_phone(phone):
     assert share <= 1 / 3, f"the bar takes {share:.0%} of the screen"
     print(f"the bar takes {share:.1%} of the screen")
     covered = phone.evaluate(
-        """() => [...document.querySelectorAll("#felt .heap")].map((heap, i) => {
+        """(parts) => [...document.querySelectorAll(parts)].map((heap, i) => {
           const status = document.getElementById("status").getBoundingClientRect().height;
           scrollTo(0, heap.getBoundingClientRect().top + scrollY - status);
           const r = heap.getBoundingClientRect(), bar = document.getElementById("bar").getBoundingClientRect();
-          return r.bottom <= bar.top + 0.5 && r.top >= status - 0.5 ? null : `heap ${i + 1}`;
-        }).filter(Boolean)"""
+          return r.bottom <= bar.top + 0.5 && r.top >= status - 0.5 ? null : `${parts} ${i + 1}`;
+        }).filter(Boolean)""",
+        parts,
     )
     assert not covered, f"covered by the bar or the status: {covered}"
     phone.evaluate("scrollTo(0, 0)")
@@ -245,3 +246,31 @@ def test_two_heaps_turn_without_motion_with_sound_a_buzz_and_one_mute(chromium, 
     expect(tv.locator("body")).to_have_attribute("data-reveal", "playing", timeout=TIMEOUT)
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     assert tv.evaluate("window.sounds") == 0, "a muted TV made a sound"
+
+
+# A browser that will not play sound before a click (as most do on a page nobody touched).
+NO_SOUND_BEFORE_A_CLICK = """
+let allowed = false;
+Object.defineProperty(BaseAudioContext.prototype, "state", {
+  configurable: true, get() { return allowed ? "running" : "suspended"; },
+});
+AudioContext.prototype.resume = function () {
+  allowed = true;
+  this.dispatchEvent(new Event("statechange"));
+  return Promise.resolve();
+};
+"""
+
+
+def test_the_tv_says_when_it_needs_one_click_for_sound(chromium, server):
+    base, _process, _folder, _port = server
+    _host, code = host_table(chromium, base, **{"Table name": "Quiet"})
+    context = chromium.new_context(viewport=TV, locale="en-GB")
+    context.add_init_script(NO_SOUND_BEFORE_A_CLICK)
+    tv = context.new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    note = tv.get_by_text("Click once anywhere on this screen to let it play sound.")
+    expect(note).to_be_visible()
+    tv.mouse.click(900, 500)
+    expect(note).to_be_hidden()
+    expect(tv.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")

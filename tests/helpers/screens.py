@@ -40,8 +40,13 @@ def serious_violations(page) -> list[str]:
         page.evaluate("() => { " + AXE.read_text() + "\n}")
         assert page.evaluate("typeof window.axe !== 'undefined'"), "axe-core did not load"
     found = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+        """async () => {
+          // Judge the page as it rests: colours mid-fade are not what anyone reads.
+          const still = Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+          await Promise.race([still, new Promise((done) => setTimeout(done, 3000))]);
+          return (await axe.run(document, {resultTypes: ["violations"]})).violations
             .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ` [${n.any[0].message}]` : "")).join(", ")}`)"""
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ` [${n.any[0].message}]` : "")).join(", ")}`);
+        }"""
     )
     return [f"{page.url}: {line}" for line in found]
