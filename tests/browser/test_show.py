@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.test_every_screen_in_time import host_table
-from tests.browser.test_montones_night import heap, tap_heap
+from tests.browser.test_montones_night import WATCH_REVEAL, heap, tap_heap
 from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
@@ -210,9 +210,13 @@ def test_two_heaps_turn_without_motion_with_sound_a_buzz_and_one_mute(chromium, 
     buzzed_for_turns = ben.evaluate("window.buzzes.length")
     assert buzzed_for_turns >= 1, "no buzz when Ben's turn came (the bets)"
 
+    tv.evaluate(WATCH_REVEAL)
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(tv.locator("body")).to_have_attribute("data-reveal", "playing", timeout=TIMEOUT)
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    steps = tv.evaluate("window.reveal")
+    assert [s["what"] for s in steps if s["what"].startswith("heap ")] == ["heap 1", "heap 2"]
+    assert not any(s["secret_shown"] for s in steps if s["what"] == "heap 1"), steps
     # No motion: the cards are turned without a rotation or a lift, in the same order.
     motion = tv.evaluate(
         """() => [...document.querySelectorAll("#felt .flip.is-turned")].map((flip) =>
