@@ -91,6 +91,11 @@ class WatchedBrowser:
         if self.watching and not any(known.search(text) for known in EXPECTED):
             self.errors.append(text)
 
+    def close(self):
+        for context in self.contexts:
+            context.close()
+        self.contexts = []
+
     def __getattr__(self, name):
         return getattr(self._browser, name)
 
@@ -101,12 +106,12 @@ def pytest_runtest_call(item):
     watched = item.funcargs.get("chromium")
     if isinstance(watched, WatchedBrowser):
         watched.watching = False
+        watched.close()  # before the server stops: no stream left open for it to wait on
 
 
 @pytest.fixture
 def chromium(browser_session):
     watched = WatchedBrowser(browser_session)
     yield watched
-    for context in watched.contexts:
-        context.close()
+    watched.close()
     assert not watched.errors, "console errors:\n" + "\n".join(watched.errors)
