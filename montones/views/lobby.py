@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template, request, send_from_directory, session
 from flask_babel import gettext as _
 
-from montones import service
+from montones import limits, service
 from montones.rules.errors import Phrase
 from montones.rules.games import GAMES
+from montones.rules.table import TABLE_SETTINGS
 from montones.views.common import back_to, int_field, parse_fields, refusal, remember
 
 bp = Blueprint("lobby", __name__)
@@ -36,7 +37,10 @@ def create():
 def _settings(game: str, form) -> dict:
     """A new table's settings from the lobby's fields for that game."""
     rules = service.engine(game)
-    return rules.settings_from(parse_fields(form, rules.SETTINGS))
+    return {
+        **rules.settings_from(parse_fields(form, rules.SETTINGS)),
+        **parse_fields(form, TABLE_SETTINGS),
+    }
 
 
 @bp.get("/go")
@@ -46,6 +50,7 @@ def go():
     try:
         table = service.get_table(code)
     except service.NotFound:
+        limits.missed()
         return render_template(
             "lobby/index.html",
             form={},
