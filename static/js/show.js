@@ -16,6 +16,7 @@
     if (!Context) { return null; }
     audio = new Context();
     audio.onstatechange = showSoundState;
+    window.setTimeout(showSoundState, 0);
     return audio;
   }
 
@@ -43,9 +44,19 @@
     turn: function () { tone(880, 0, 0, 0.12, "sine", 0.3); tone(1320, 0, 0.12, 0.18, "sine", 0.3); }
   };
 
+  // A running context renders silence in real time: it is suspended when nothing has sounded
+  // for a while and resumed to play (allowed again once the page has been let play once).
+  var unlocked = false, idle = null;
+  function rest() {
+    if (idle) { window.clearTimeout(idle); }
+    idle = window.setTimeout(function () {
+      if (audio && audio.state === "running") { audio.suspend(); }
+    }, 2000);
+  }
   function play(name) {
-    if (muted() || !SOUNDS[name] || !context() || audio.state !== "running") { return; }
-    SOUNDS[name]();
+    if (muted() || !SOUNDS[name] || !context() || !unlocked) { return; }
+    if (audio.state === "running") { SOUNDS[name](); rest(); return; }
+    audio.resume().then(function () { SOUNDS[name](); rest(); }, function () {});
   }
 
   function buzz(pattern) {
@@ -54,12 +65,13 @@
 
   // The switch, and on the TV the note that the browser waits for one click before any sound.
   function showSoundState() {
+    if (audio && audio.state === "running" && !unlocked) { unlocked = true; rest(); }
     var off = muted();
     document.querySelectorAll("[data-sound-toggle]").forEach(function (button) {
       button.setAttribute("aria-pressed", off ? "false" : "true");
       button.textContent = off ? button.dataset.off : button.dataset.on;
     });
-    var blocked = !off && (!audio || audio.state !== "running");
+    var blocked = !off && !unlocked;
     document.querySelectorAll("[data-sound-note]").forEach(function (note) { note.hidden = !blocked; });
   }
   document.addEventListener("click", function (event) {
@@ -67,7 +79,7 @@
     if (button) {
       try { window.localStorage.setItem(MUTED, muted() ? "0" : "1"); } catch (e) { /* private mode */ }
     }
-    if (context() && audio.state !== "running") { audio.resume().then(showSoundState, showSoundState); }
+    if (context() && !unlocked) { audio.resume().then(showSoundState, showSoundState); }
     showSoundState();
   });
 
