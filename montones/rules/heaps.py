@@ -272,7 +272,10 @@ def finish(state: State, events: Events) -> None:
     events.append({"type": "finished"})
 
 
-standings = table.standings
+def standings(state: State) -> list[dict]:
+    """The players by chips (``table.standings``), an open bank counted as its banker's."""
+    bank = state["bank"]
+    return table.standings(state, {bank["banker"]: bank["amount"]} if bank else None)
 
 
 # --- the bank ----------------------------------------------------------------------------

@@ -490,7 +490,10 @@ def _pass_bank(state: State, events: Events, why: str) -> None:
     events.append({"type": "finished", "standings": standings(state)})
 
 
-standings = table.standings
+def standings(state: State) -> list[dict]:
+    """The players by chips (``table.standings``), an open bank counted as its banker's."""
+    banker = state["banker"]
+    return table.standings(state, {banker: state["bank"]} if banker and state["bank"] else None)
 
 
 @action

@@ -272,13 +272,15 @@ def doors(state: State, events: Events, closed: bool) -> None:
     events.append({"type": "doors_closed" if closed else "doors_opened"})
 
 
-def standings(state: State) -> list[dict]:
-    """Players by chips, most first, in seat order among equals, who share the place."""
+def standings(state: State, held: dict[str, int] | None = None) -> list[dict]:
+    """Players by chips, most first, in seat order among equals, who share the place. ``held``:
+    chips a player has on the table that are still theirs (an open bank is its banker's)."""
+    held = held or {}
     rows = [
         {
             "player": pid,
             "name": state["players"][pid]["name"],
-            "chips": state["players"][pid]["chips"],
+            "chips": state["players"][pid]["chips"] + held.get(pid, 0),
         }
         for pid in state["seats"]
     ]

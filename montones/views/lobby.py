@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request, session
+from flask import Blueprint, current_app, render_template, request, send_from_directory, session
 from flask_babel import gettext as _
 
 from montones import limits, service
@@ -63,3 +63,9 @@ def go():
 def healthz():
     """For a host's check (and the load benchmark's baseline): the server answers."""
     return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for it whatever the page links: a 404 in every console otherwise."""
+    return send_from_directory(current_app.static_folder, "img/favicon.ico", max_age=86400)

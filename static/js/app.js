@@ -1,5 +1,5 @@
 // The little a table's screens need beyond htmx: clocks, the connection light, keeping the
-// screen awake, catching up when a phone comes back, and a buzz when I win or lose.
+// screen awake, catching up when a phone comes back (the show's cues: show.js).
 (function () {
   "use strict";
 
@@ -139,17 +139,5 @@
   document.addEventListener("htmx:responseError", function () { tapFailed(true); });
   document.addEventListener("htmx:afterOnLoad", function (event) {
     if (event.detail.successful) { tapFailed(false); }
-  });
-
-  var lastResult = null;
-  document.addEventListener("htmx:afterSettle", function () {
-    var el = document.querySelector("[data-result]");
-    var value = el ? el.dataset.result : null;
-    if (value !== null && value !== lastResult && lastResult !== undefined) {
-      var n = Number(value);
-      if (n !== 0 && navigator.vibrate) { navigator.vibrate(n > 0 ? [80, 60, 80] : 250); }
-      el.classList.add("flash");
-    }
-    lastResult = value;
   });
 })();

@@ -4,9 +4,30 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.helpers.screens import PHONE, TV, join, screenshot
+from tests.browser.test_show import check_phone, check_tv
+from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
+
+# Notes on the TV each part of the coup's reveal as it shows, and whether a verdict or a payment
+# could be seen at that moment.
+WATCH_GATE = """() => {
+  window.reveal = [];
+  const secret = () => [...document.querySelectorAll("#felt .layout__verdict, #felt .layout .res, #players .paid li")]
+    .some((el) => el.checkVisibility({visibilityProperty: true}))
+    || /The gate:/.test(document.querySelector("#tv_status .tv-status__line").innerText);
+  const name = (el) => el.matches(".monte__turn") ? "gate" : el.matches(".layout__verdict") ? "verdict"
+    : el.closest(".paid") ? "paid" : el.closest(".tv-status__line") ? "line" : "other";
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const el = change.target;
+      if (el.classList.contains("is-shown") && !el.dataset.noted) {
+        el.dataset.noted = "1";
+        window.reveal.push({what: name(el), secret_shown: secret()});
+      }
+    }
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
+}"""
 
 
 def create_table(browser, base):
@@ -49,13 +70,26 @@ def play_coup(number, banker, punter, tv, stakes):
     screenshot(punter, f"monte-phone-betting-{number}")
     screenshot(tv, f"monte-tv-betting-{number}")
 
+    check_tv(tv, least=10)
+    check_phone(punter, "#felt .layout, #felt .monte__gate")
+    problems = serious_violations(tv) + serious_violations(punter) + serious_violations(banker)
+
+    # The gate turns first; only then the verdicts, the line that names them and the payments.
     expect(banker.get_by_role("button", name="Turn the gate")).to_be_visible(timeout=TIMEOUT)
+    tv.evaluate(WATCH_GATE)
     banker.get_by_role("button", name="Turn the gate").click()
     expect(tv.locator("#tv_status")).to_contain_text("The gate:", timeout=TIMEOUT)
     expect(tv.locator("#felt .layout__verdict")).to_have_count(2)
     expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    steps = tv.evaluate("window.reveal")
+    whats = [s["what"] for s in steps]
+    assert whats[0] == "gate" and not steps[0]["secret_shown"], steps
+    assert whats.index("verdict") < whats.index("paid") and whats.count("paid") == 2, steps
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    tv.wait_for_timeout(1500)  # let the gate turn over for the picture
+    check_tv(tv, least=12)
+    problems += serious_violations(tv) + serious_violations(punter)
+    assert not problems, "\n".join(problems)
     screenshot(tv, f"monte-tv-gate-{number}")
     screenshot(punter, f"monte-phone-gate-{number}")
     screenshot(banker, f"monte-phone-banker-gate-{number}")
@@ -76,6 +110,7 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben")}
     expect(tv.locator("#players")).to_contain_text("Ben", timeout=TIMEOUT)
     screenshot(tv, "monte-tv-seating")
+    seen = serious_violations(tv) + serious_violations(host)
 
     # The host starts the draw; the TV shows who drew what, and the highest card banks.
     host.reload()
@@ -88,18 +123,22 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     banker, punter = phones[banker_name], phones[punter_name_]
     expect(tv.locator("#felt .draw__winner")).to_contain_text(banker_name)
     screenshot(tv, "monte-tv-draw")
+    seen += serious_violations(tv)
 
     # The banker puts up the table's bank; the other player cuts.
     expect(banker.get_by_label("Your bank: how much do you put up?")).to_have_value(
         "50", timeout=TIMEOUT
     )
     screenshot(banker, "monte-phone-bank")
+    seen += serious_violations(banker)
     banker.get_by_role("button", name="Put up the bank").click()
     expect(tv.locator("#tv_status")).to_contain_text(
         f"{punter_name_} cuts the deck", timeout=TIMEOUT
     )
     expect(punter.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
     screenshot(punter, "monte-phone-cut")
+    seen += serious_violations(punter)
+    assert not seen, "\n".join(seen)
     punter.get_by_role("button", name="Cut", exact=True).click()
 
     play_coup(1, banker, punter, tv, {"top": 5, "bottom": 1})
@@ -115,3 +154,21 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     bank = int(tv.locator(".tv-status__bank strong").inner_text())
     assert sum(chips) + bank == 200
     expect(host.locator("h1")).to_contain_text("Monte <i>night</i>")
+
+    # The host ends the night mid-bank: the TV's end of night is Montones' (winner, ranking,
+    # chart, no QR code), and the open bank counts as its banker's.
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.reload()
+    host.get_by_role("button", name="End the night").click()
+    expect(tv.locator(".finale__winner")).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator(".final .chip")).to_have_count(2)
+    expect(tv.locator(".finale .chart__img")).to_be_visible()
+    expect(tv.locator(".join-corner")).to_have_count(0)
+    ranked = {
+        row.locator(".chip__name").inner_text(): int(row.locator(".chip__amount").inner_text())
+        for row in tv.locator(".final .chip").all()
+    }
+    assert sum(ranked.values()) == 200, ranked
+    screenshot(tv, "monte-tv-end-of-night")
+    check_tv(tv, least=5)
+    assert not serious_violations(tv)

@@ -4,15 +4,37 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.helpers.screens import PHONE, TV, join, screenshot
+from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
+
+# Notes on the TV each part of the reveal as it shows, and whether anything that tells the
+# banker's card (the card itself, a heap's verdict, a payment) could be seen at that moment.
+WATCH_REVEAL = """() => {
+  window.reveal = [];
+  const secret = () => [...document.querySelectorAll(
+      "#tv_status svg[data-card], #felt .heap--bank svg[data-card], #felt .heap__verdict, #players .paid li")]
+    .some((el) => el.checkVisibility({visibilityProperty: true}));
+  const name = (el) => el.matches(".heap__turn") ? "heap " + el.closest("[data-heap]").dataset.heap
+    : el.matches(".tv-status__sub") ? "banker's card" : el.closest(".paid") ? "paid"
+    : el.matches(".heap__verdict") ? "verdict" : el.matches(".heap") ? "mark" : el.className;
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const el = change.target;
+      if (el.classList.contains("is-shown") && !el.dataset.noted) {
+        el.dataset.noted = "1";
+        window.reveal.push({what: name(el), secret_shown: secret()});
+      }
+    }
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
+}"""
 
 
 def create_table(browser, base):
     host = browser.new_context(viewport=PHONE)
     page = host.new_page()
     page.goto(base + "/?lang=en")
+    assert not serious_violations(page)
     page.get_by_label("Table name").fill("Friday <b>night</b>")
     page.get_by_label("Fewest heaps").fill("3")
     page.get_by_label("Most heaps").fill("5")
@@ -43,6 +65,10 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     expect(tv.locator(".join-corner__code")).to_have_text(code)
     join_url = tv.locator(".join-corner__url").inner_text()
     screenshot(tv, "tv-waiting")
+    problems = serious_violations(tv) + serious_violations(host_page)
+    joining = chromium.new_context(viewport=PHONE).new_page()
+    joining.goto(join_url)
+    problems += serious_violations(joining)
 
     ana, ben, eva = (join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva"))
     expect(tv.locator("#players")).to_contain_text("Eva", timeout=TIMEOUT)
@@ -52,14 +78,17 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     ana.get_by_role("button", name="Offer", exact=True).click()
     expect(tv.locator("#felt")).to_contain_text("Ana", timeout=TIMEOUT)
     screenshot(ana, "phone-auction")
+    problems += serious_violations(ana) + serious_violations(tv)
     ben.get_by_role("button", name="I don't want the bank").click()
     eva.get_by_role("button", name="I don't want the bank").click()
     expect(tv.locator("#tv_status")).to_contain_text("Ben cuts the deck", timeout=TIMEOUT)
 
     # Ben, the first punter in rotation, cuts; Ana makes three heaps.
     expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    problems += serious_violations(ben)
     ben.get_by_role("button", name="Cut", exact=True).click()
     expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
+    problems += serious_violations(ana)
     ana.get_by_role("button", name="3", exact=True).click()
     expect(tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
     expect(tv.locator("#felt .heap")).to_have_count(3)
@@ -78,6 +107,7 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     # A bet on a heap that would leave the banker none is refused, with the reason.
     tap_heap(ben, 3, "bet", 5)
     expect(ben.locator("#bar .notice")).to_contain_text("stay free for the banker", timeout=TIMEOUT)
+    problems += serious_violations(ben)
 
     # The punters choose the banker's heap; every screen marks it.
     tap_heap(eva, 3, "choose")
@@ -88,16 +118,33 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     expect(ben.locator("#bar .notice")).to_have_count(0)
     screenshot(ben, "phone-betting")
     screenshot(tv, "tv-betting")
+    problems += serious_violations(ben) + serious_violations(tv) + serious_violations(ana)
 
-    # The banker closes bets: the heaps turn over and the hand is settled everywhere.
+    # The banker closes bets: the TV turns the heaps one by one in the lifting order (the least
+    # money first: Eva's 5 on heap 2, then Ben's 10 on heap 1), then the banker's heap, and only
+    # then shows the banker's card, the verdicts and the payments, in the order settled.
+    tv.evaluate(WATCH_REVEAL)
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
     expect(tv.locator("#players .paid li")).to_have_count(2)
+    expect(tv.locator("#tv_status")).to_contain_text("Turning the heaps")
+    tv.wait_for_timeout(1000)  # the first heap has turned, not yet the banker's
+    screenshot(tv, "tv-mid-reveal")
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    steps = tv.evaluate("window.reveal")
+    turned = [s["what"] for s in steps if s["what"].startswith("heap ")]
+    assert turned == ["heap 2", "heap 1", "heap 3"], steps
+    bank_turn = [s["what"] for s in steps].index("heap 3")
+    for step in steps[:bank_turn]:
+        assert not step["secret_shown"], f"the banker's card or a verdict showed early: {steps}"
+    after = [s["what"] for s in steps[bank_turn + 1 :]]
+    assert after.index("banker's card") < after.index("paid"), steps
+    assert after.count("paid") == 2 and after.count("verdict") == 2, steps
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    tv.wait_for_timeout(2500)  # let the flips finish for the picture
     screenshot(tv, "tv-settled")
     screenshot(ben, "phone-settled")
     screenshot(ana, "phone-banker-settled")
+    problems += serious_violations(ben) + serious_violations(tv) + serious_violations(ana)
 
     chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
     bank = int(tv.locator(".tv-status__bank strong").inner_text())
@@ -110,14 +157,21 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     expect(ben.locator("#recall")).to_contain_text("Hand 1")
     ben.locator("#recall").scroll_into_view_if_needed()
     screenshot(ben, "phone-last-hands")
+    problems += serious_violations(ben)
     ana.get_by_role("button", name="Gather and deal the next hand").click()
     expect(tv.locator("#recent li")).to_have_count(1, timeout=TIMEOUT)
     screenshot(tv, "tv-last-hands")
+    problems += serious_violations(tv)
     verify = ben.context.new_page()
     verify.goto(f"{base}/t/{code}/verify/1")
     expect(verify.locator("body")).to_have_attribute("data-verified", "yes", timeout=TIMEOUT)
     expect(verify.locator("#verdict")).to_contain_text("It matches")
     screenshot(verify, "phone-verify")
+    problems += serious_violations(verify)
+    history = host_page.context.new_page()
+    history.goto(f"{base}/t/{code}/host/history")
+    problems += serious_violations(history)
+    assert not problems, "\n".join(problems)
 
     # The table name is escaped everywhere it appears.
     expect(host_page.locator("h1")).to_contain_text("Friday <b>night</b>")

@@ -27,3 +27,26 @@ def join(browser, join_url: str, name: str):
     page.get_by_role("button", name=re.compile("Sit down")).click()
     expect(page.locator("#status")).to_contain_text(name)
     return page
+
+
+AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe-core-4.14.1.min.js"
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (axe is injected by
+    the test, never served by the app: evaluated through the browser's protocol, which the page's
+    CSP does not govern, where a script tag would be refused)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate("() => { " + AXE.read_text() + "\n}")
+        assert page.evaluate("typeof window.axe !== 'undefined'"), "axe-core did not load"
+    found = page.evaluate(
+        """async () => {
+          // Judge the page as it rests: colours mid-fade are not what anyone reads.
+          const still = Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+          await Promise.race([still, new Promise((done) => setTimeout(done, 3000))]);
+          return (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ` [${n.any[0].message}]` : "")).join(", ")}`);
+        }"""
+    )
+    return [f"{page.url}: {line}" for line in found]

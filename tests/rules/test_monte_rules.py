@@ -461,3 +461,11 @@ def test_a_pause_gives_the_cutter_the_whole_cut_time_and_moves_no_bank():
     after = monte.after_pause(t.state, NOW + 700, paused_for=600)
     assert after["cut_started"] == NOW + 700 and t.state["cut_started"] == NOW
     assert after["bank"] == t.state["bank"] and after["coups"] == t.state["coups"]
+
+
+def test_standings_count_an_open_bank_as_its_bankers():
+    t = MonteTable(players=("anna", "ben"))
+    banker = t.start(bank=50)
+    assert t.state["bank"] == 50 and chips(t, banker) == 50
+    rows = {row["player"]: row["chips"] for row in monte.standings(t.state)}
+    assert rows == {"anna": 100, "ben": 100}

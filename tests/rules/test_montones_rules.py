@@ -707,3 +707,13 @@ def test_a_pause_moves_the_banks_time_on_and_gives_the_cutter_the_whole_cut_time
     assert after["bank"]["opened_at"] == NOW + 600  # the hour runs on from where it stopped
     assert after["hand"]["cut_started"] == NOW + 700
     assert json.dumps(t.state, sort_keys=True) == before  # the state given is left as it was
+
+
+def test_standings_count_an_open_bank_as_its_bankers():
+    t = Table(players=("ana", "ben"))
+    t.do(heaps.offer_bank, "ana", 60)
+    t.do(heaps.close_auction, NOW)
+    assert t.chips("ana") == 40
+    rows = {row["player"]: row for row in heaps.standings(t.state)}
+    assert rows["ana"]["chips"] == 100 and rows["ana"]["place"] == 1
+    assert rows["ben"]["chips"] == 100 and rows["ben"]["place"] == 1

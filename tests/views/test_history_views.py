@@ -142,3 +142,38 @@ def test_the_tv_shows_the_last_hands_between_hands_only(app):
     night.ok(night.name_of(night.state()["hand"]["cutter"]), "cut", position=3)
     night.ok("Ana", "heaps", count=3)
     assert "Last hands" not in text(night.host.get(tv))  # bets are open: the felt has the room
+
+
+def history_macros(app, game):
+    return app.jinja_env.get_template(f"games/{game}/_history.html").module
+
+
+def test_the_tv_numbers_the_last_hands_across_the_night_not_within_a_bank(app):
+    """The third hand of the night, the first of Ben's bank, is 3 on the TV, not 1 again."""
+    with app.test_request_context():
+        line = str(
+            history_macros(app, "montones").recent(
+                {"meta": {"number": 3, "hand": 1}, "result": {"bank_card": "Ro"}}
+            )
+        )
+        coup = str(
+            history_macros(app, "monte").recent(
+                {"meta": {"number": 9, "coup": 1}, "result": {"coups": [{"gate": "KS"}]}}
+            )
+        )
+    assert '<span class="recent__n">3</span>' in line
+    assert '<span class="recent__n">9</span>' in coup
+
+
+def test_a_recorded_coup_lists_the_top_layout_before_the_bottom_like_the_table(app):
+    entry = {
+        "result": {"coups": [{"top": ["QH"], "bottom": ["7S"], "gate": "2H", "winning": ["top"]}]}
+    }
+    with app.test_request_context():
+        cards = text_of(str(history_macros(app, "monte").cards(entry)))
+    assert cards.index("top") < cards.index("bottom") < cards.index("gate")
+    assert "top ▲" in cards  # the winning layout is marked by a shape, not by its colour alone
+
+
+def text_of(html):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))

@@ -1,0 +1,152 @@
+// The show: the reveal played step by step, its sounds, and on a phone a buzz and a sound when
+// it is my turn and when my bets are settled. One mute switch, remembered on the device.
+(function () {
+  "use strict";
+
+  var MUTED = "montones-muted";
+  var audio = null;
+
+  function muted() {
+    try { return window.localStorage.getItem(MUTED) === "1"; } catch (e) { return false; }
+  }
+
+  function context() {
+    if (audio) { return audio; }
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) { return null; }
+    audio = new Context();
+    audio.onstatechange = showSoundState;
+    window.setTimeout(showSoundState, 0);
+    return audio;
+  }
+
+  // Sounds made on the spot (no files): a card's swish, the banker's card, a chip's clink for a
+  // payment, a low knock for a loss, a bright ping for my turn.
+  function tone(freq, to, start, length, type, gain) {
+    var ctx = audio, osc = ctx.createOscillator(), amp = ctx.createGain();
+    var t = ctx.currentTime + start;
+    osc.type = type;
+    osc.frequency.setValueAtTime(freq, t);
+    if (to) { osc.frequency.exponentialRampToValueAtTime(to, t + length); }
+    amp.gain.setValueAtTime(0.0001, t);
+    amp.gain.exponentialRampToValueAtTime(gain, t + 0.01);
+    amp.gain.exponentialRampToValueAtTime(0.0001, t + length);
+    osc.connect(amp).connect(ctx.destination);
+    osc.start(t);
+    osc.stop(t + length + 0.02);
+  }
+  var SOUNDS = {
+    flip: function () { tone(1400, 300, 0, 0.09, "triangle", 0.25); },
+    bank: function () { tone(392, 0, 0, 0.18, "triangle", 0.35); tone(587, 0, 0.16, 0.35, "triangle", 0.35); },
+    won: function () { tone(1568, 0, 0, 0.12, "sine", 0.3); tone(2093, 0, 0.07, 0.2, "sine", 0.25); },
+    lost: function () { tone(180, 90, 0, 0.22, "sine", 0.45); },
+    void: function () { tone(660, 0, 0, 0.12, "sine", 0.2); },
+    turn: function () { tone(880, 0, 0, 0.12, "sine", 0.3); tone(1320, 0, 0.12, 0.18, "sine", 0.3); }
+  };
+
+  // A running context renders silence in real time: it is suspended when nothing has sounded
+  // for a while and resumed to play (allowed again once the page has been let play once).
+  var unlocked = false, idle = null;
+  function rest() {
+    if (idle) { window.clearTimeout(idle); }
+    idle = window.setTimeout(function () {
+      if (audio && audio.state === "running") { audio.suspend(); }
+    }, 2000);
+  }
+  function play(name) {
+    if (muted() || !SOUNDS[name] || !context() || !unlocked) { return; }
+    if (audio.state === "running") { SOUNDS[name](); rest(); return; }
+    audio.resume().then(function () { SOUNDS[name](); rest(); }, function () {});
+  }
+
+  function buzz(pattern) {
+    if (!muted() && navigator.vibrate) { navigator.vibrate(pattern); }
+  }
+
+  // The switch, and on the TV the note that the browser waits for one click before any sound.
+  function showSoundState() {
+    if (audio && audio.state === "running" && !unlocked) { unlocked = true; rest(); }
+    var off = muted();
+    document.querySelectorAll("[data-sound-toggle]").forEach(function (button) {
+      button.setAttribute("aria-pressed", off ? "false" : "true");
+      button.textContent = off ? button.dataset.off : button.dataset.on;
+    });
+    var blocked = !off && !unlocked;
+    document.querySelectorAll("[data-sound-note]").forEach(function (note) { note.hidden = !blocked; });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-sound-toggle]");
+    if (button) {
+      try { window.localStorage.setItem(MUTED, muted() ? "0" : "1"); } catch (e) { /* private mode */ }
+    }
+    if (context() && !unlocked) { audio.resume().then(showSoundState, showSoundState); }
+    showSoundState();
+  });
+
+  // The reveal: every [data-at] element shows that many ms after the screen first had its
+  // version (data-rv), whichever region brought it: the felt, the TV's line and its players
+  // come in separate swaps, and one that is swapped again mid-reveal keeps its place in time.
+  var starts = {};
+  var pending = 0;
+  function revealState() {
+    document.body.dataset.reveal = pending > 0 ? "playing" : "done";
+  }
+  function show(el, live) {
+    el.classList.add("is-shown");
+    el.querySelectorAll(".flip").forEach(function (flip) { flip.classList.add("is-turned"); });
+    if (live && el.isConnected && el.dataset.sound) { play(el.dataset.sound); }
+  }
+  function schedule() {
+    var now = window.performance.now();
+    document.querySelectorAll("[data-at][data-rv]:not(.is-shown)").forEach(function (el) {
+      if (el.dataset.scheduled) { return; }
+      el.dataset.scheduled = "1";
+      var version = el.dataset.rv;
+      if (!(version in starts)) { starts[version] = now; }
+      var wait = starts[version] + Number(el.dataset.at) - now;
+      if (wait <= 0) { show(el, false); return; }
+      pending += 1;
+      window.setTimeout(function () { show(el, true); pending -= 1; revealState(); }, wait);
+    });
+    revealState();
+  }
+
+  // A phone: my turn (what the bar waits for me to do changed, and is something), and my
+  // result, once the reveal has shown it.
+  var lastTurn = null, lastResult;  // undefined: not read yet (a page's first look is no news)
+  function phoneCues() {
+    var bar = document.getElementById("bar");
+    if (bar && bar.dataset.turn !== undefined) {
+      var turn = bar.dataset.turn;
+      if (lastTurn !== null && turn && turn !== lastTurn) { buzz([60, 40, 60]); play("turn"); }
+      lastTurn = turn;
+    }
+    var el = document.querySelector("#status [data-result]");
+    var value = el ? el.dataset.result : null;
+    if (value !== null && value !== lastResult && lastResult !== undefined) {
+      var n = Number(value);
+      var cue = function () {
+        if (n !== 0) { buzz(n > 0 ? [80, 60, 80] : 250); }
+        play(n > 0 ? "won" : n < 0 ? "lost" : "void");
+        el.classList.add("flash");
+      };
+      var wait = function () {
+        if (document.body.dataset.reveal === "playing") { window.setTimeout(wait, 200); } else { cue(); }
+      };
+      wait();
+    }
+    lastResult = value;
+  }
+
+  function update() {
+    schedule();
+    if (document.body.classList.contains("phone")) { phoneCues(); }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.querySelector("[data-sound-note]")) { context(); }  // the TV: is sound allowed?
+    showSoundState();
+    update();
+  });
+  document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("htmx:oobAfterSwap", update);
+})();
