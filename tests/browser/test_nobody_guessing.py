@@ -120,6 +120,16 @@ def test_a_montones_night_leaves_nobody_guessing(chromium, server):
     eva.get_by_role("button", name="Play again").click()
     expect(eva.locator("#bar")).not_to_contain_text("You are sitting out.", timeout=TIMEOUT)
 
+    # The banker's tres últimas manos asks first, in the bar, then is said on her status.
+    ana.get_by_text("More", exact=False).first.click()
+    ana.get_by_role("button", name="Tres últimas manos").click()
+    expect(ana.get_by_role("alertdialog")).to_contain_text(
+        "Exactly three more hands", timeout=TIMEOUT
+    )
+    screenshot(ana, "guess-phone-confirm-tres")
+    ana.get_by_role("button", name="Yes: three more hands").click()
+    expect(ana.locator("#status")).to_contain_text("tres últimas manos: 3 left", timeout=TIMEOUT)
+
     # No page so far logged a console error (a missing #intent did, on every tap).
     assert errors == [], errors
 
