@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, Response, abort, flash, render_template, request, session
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    render_template,
+    request,
+    session,
+)
 
 from montones import history, service
 from montones.rules.games import game
@@ -83,10 +92,15 @@ def act(code, kind):
     actor, _player = actor_for(table)
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
     host_kinds = {k for k, spec in game(table.game).ACTIONS.items() if spec.host}
-    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
+    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end", "tv_language"}:
         abort(403)
     try:
-        if kind in ("pause", "resume", "end"):
+        if kind == "tv_language":
+            language = request.form.get("language") or None
+            if language is not None and language not in current_app.config["LANGUAGES"]:
+                abort(400)
+            service.host_action(table.code, actor, kind, language)
+        elif kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
             if kind == "end":
                 return back_to("play.standings", code=table.code)

@@ -45,7 +45,7 @@ def stream(code):
     about = {
         "screen": kind,
         "seat": player.seat if player else None,
-        "locale": str(get_locale()),
+        "locale": (kind == "tv" and table.tv_language) or str(get_locale()),
         "base_url": request.host_url,
     }
     live = channel.of()

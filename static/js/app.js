@@ -132,4 +132,10 @@
     }
     lastResult = value;
   });
+
+  // Back from the rules page to "#help": the help panel opens on its odds.
+  document.addEventListener("DOMContentLoaded", function () {
+    var help = location.hash === "#help" && document.getElementById("help");
+    if (help && help.tagName === "DETAILS") { help.open = true; help.scrollIntoView(); }
+  });
 })();
