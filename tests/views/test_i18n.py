@@ -3,6 +3,7 @@ and the screen that shows a refusal puts it into the language of the request."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +15,12 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from montones import service
+from montones.config import Config
 from montones.rules import RulesError
 from tests.helpers.nights import HX, Night, flashed, fresh_token, notice
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOGUE = ROOT / "montones/translations/es/LC_MESSAGES"
+TRANSLATIONS = ROOT / "montones/translations"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
 ENGLISH = {"Accept-Language": "en"}
 
@@ -161,28 +163,86 @@ def test_the_rules_import_neither_flask_nor_flask_babel():
     assert out.stdout.strip() == "[]"
 
 
-def _catalogue():
-    with open(CATALOGUE / "messages.po", "rb") as f:
+# Every language the switch offers, but the source language, has a catalogue of its own.
+TRANSLATED = [code for code in Config.LANGUAGES if code != "en"]
+PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([sdrif%])")
+
+
+def _catalogue(language: str = "es"):
+    with open(TRANSLATIONS / language / "LC_MESSAGES/messages.po", "rb") as f:
         return read_po(f)
 
 
-def test_every_message_pybabel_extracts_has_a_spanish_translation():
+def _extracted() -> set[str]:
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    extracted = {
+    return {
         found[2] if isinstance(found[2], str) else found[2][0]
         for found in extract_from_dir(str(ROOT), method_map, options_map)
         if not found[0].startswith(("tests", ".venv"))
     }
-    catalogue = _catalogue()
+
+
+def test_every_language_the_switch_offers_but_english_has_a_catalogue():
+    assert set(TRANSLATED) == {
+        path.name for path in TRANSLATIONS.iterdir() if (path / "LC_MESSAGES").is_dir()
+    }
+    assert {"es", "de", "ru"} <= set(TRANSLATED)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_pybabel_extracts_is_translated_and_none_is_fuzzy(language):
+    catalogue = _catalogue(language)
     untranslated = sorted(
         m.id if isinstance(m.id, str) else m.id[0]
         for m in catalogue
         if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else [m.string]))
     )
     known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogue if m.id}
-    assert sorted(extracted - known) == []
+    assert sorted(_extracted() - known) == []
     assert untranslated == []
+
+
+def placeholders(text: str) -> list[str]:
+    """The %-placeholders of a message, sorted (a named one by its name and kind)."""
+    return sorted(f"{name}:{kind}" for name, kind in PLACEHOLDER.findall(text) if kind != "%")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_has_the_placeholders_of_its_english(language):
+    """A translation that drops, adds or misspells a placeholder fails when it is shown (a
+    KeyError) or shows the wrong number: each form of a plural has those of the English
+    plural, every other message those of its English."""
+    wrong = []
+    for m in _catalogue(language):
+        if not m.id:
+            continue
+        if isinstance(m.id, (list, tuple)):
+            english, forms = placeholders(m.id[1]), list(m.string)
+            assert placeholders(m.id[0]) == english, m.id  # the English forms agree too
+        else:
+            english, forms = placeholders(m.id), [m.string]
+        wrong += [(m.id, form) for form in forms if placeholders(form) != english]
+    assert wrong == []
+
+
+def test_the_placeholder_check_sees_a_dropped_a_renamed_and_an_added_placeholder():
+    english = placeholders("the bank holds %(bank)s: the most you can bet is %(most)s")
+    assert placeholders("Die Bank hält %(bank)s: höchstens %(most)s.") == english
+    assert placeholders("Die Bank hält %(bank)s.") != english
+    assert placeholders("Die Bank hält %(bank)s: höchstens %(max)s.") != english
+    assert placeholders("%(bank)s %(most)s %(n)d") != english
+    assert placeholders("100%% sicher") == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_plural_has_as_many_forms_as_its_language_has(language):
+    catalogue = _catalogue(language)
+    expected = {"es": 3, "de": 2, "ru": 3}.get(language, catalogue.num_plurals)
+    assert catalogue.num_plurals == expected
+    plurals = [m for m in catalogue if m.id and isinstance(m.id, (list, tuple))]
+    assert plurals
+    assert [m.id for m in plurals if len(m.string) != expected] == []
 
 
 def _pairs(catalogue) -> dict:
@@ -192,10 +252,11 @@ def _pairs(catalogue) -> dict:
     return {key(m.id): key(m.string) for m in catalogue if m.id}
 
 
-def test_the_compiled_catalogue_is_the_catalogue():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_the_catalogue(language):
     """A fresh clone works without a compile step: the committed .mo is the .po compiled."""
-    with open(CATALOGUE / "messages.mo", "rb") as f:
-        assert _pairs(read_mo(f)) == _pairs(_catalogue())
+    with open(TRANSLATIONS / language / "LC_MESSAGES/messages.mo", "rb") as f:
+        assert _pairs(read_mo(f)) == _pairs(_catalogue(language))
 
 
 def test_a_template_renders_in_the_language_forced_on_it_and_then_in_the_requests_again(app):
