@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.screens import TV, screenshot
+from tests.helpers.screens import SCREENS, TV, screenshot
 
 TIMEOUT = 10_000
 NARROW = {"width": 360, "height": 800}
@@ -45,6 +45,8 @@ def look(page, language, name):
     """The screen as it is now, photographed, with nothing running over its edges."""
     page.wait_for_timeout(250)  # the last swap settles
     screenshot(page, f"{language}-{name}")
+    # And the whole page, at the same 360 px, for what lies below the fold.
+    page.screenshot(path=str(SCREENS / f"{language}-{name}-full.png"), full_page=True)
     assert page.evaluate(OVERFLOW) == [], (language, name)
 
 
