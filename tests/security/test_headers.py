@@ -41,6 +41,11 @@ GET_ROUTES = {
         ("anonymous", "/go?code=QQQQ", 404, "text/html"),
     ],
     "lobby.healthz": [("anonymous", "/healthz", 200, "text/plain")],
+    "lobby.rules": [
+        ("anonymous", "/rules/montones", 200, "text/html"),
+        ("anonymous", "/rules/monte?t={code}", 200, "text/html"),
+        ("anonymous", "/rules/nonsense", 404, "text/html"),
+    ],
     "play.page": [("A", "/t/{code}", 200, "text/html"), ("anonymous", "/t/{code}", 303, None)],
     "play.region": [
         ("A", "/t/{code}/p/all", 200, "text/html"),

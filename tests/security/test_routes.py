@@ -56,7 +56,7 @@ STATE_CHANGING = {
     "host.act": {"POST"},  # POST /t/<code>/host/<kind>
 }
 # The host's own switches, outside the rules' actions (service.host_action).
-HOST_SWITCHES = ("pause", "resume", "end")
+HOST_SWITCHES = ("pause", "resume", "end", "tv_language")
 
 
 # --- outcomes ----------------------------------------------------------------------------------
@@ -203,6 +203,9 @@ MATRIX = [
     Row(M, "betting",   "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(M, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(M, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(M, "betting",   "/host/tv_language", {"language": "ru"},                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/tv_language", {"language": "xx"},                      (F403,     F403,      F403,      F403,      refused(400))),
+    Row(M, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(M, "betting",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      flash("The bank is not up for auction now."))),
     Row(M, "ended",     "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      flash("This table has ended."))),
     Row(M, "betting",   "/host/kick",        {"seat": "p99"},                         (F403,     F403,      F403,      F403,      flash())),
@@ -243,6 +246,9 @@ MATRIX = [
     Row(T, "betting",   "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(T, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(T, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ENDS)),
+    Row(T, "betting",   "/host/tv_language", {"language": "ru"},                      (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/tv_language", {"language": "xx"},                      (F403,     F403,      F403,      F403,      refused(400))),
+    Row(T, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(T, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
     Row(T, "betting",   "/host/gate",        {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(T, "betting",   "/host/nonsense",    {},                                      (F403,     F403,      F403,      F403,      F403)),
