@@ -247,3 +247,45 @@ def test_the_switch_names_the_four_languages_in_themselves_and_the_choice_is_kep
     cookie = chosen.headers.get("Set-Cookie", "")
     assert "Expires=" in cookie  # kept on the device, not only for the browser's session
     assert '<html lang="ru">' in client.get("/", headers={"Accept-Language": "de"}).text
+
+
+# --- the rules in the app ---------------------------------------------------------------------
+
+
+def test_the_rules_page_is_the_games_own_in_the_readers_language(client):
+    german = client.get("/rules/montones", headers=ACCEPT["de"]).text
+    russian = client.get("/rules/monte", headers=ACCEPT["ru"]).text
+    assert "Wer die Bank hält" in german and "So wird gespielt" in german
+    assert "Ворота" in russian or "ворота" in russian
+    assert "Монтебанк" in russian
+    assert client.get("/rules/nonsense", headers=ACCEPT["de"]).status_code == 404
+
+
+def test_the_rules_page_opened_from_a_table_leads_back_to_its_odds(app):
+    night = Night(app, "Ana", "Ben")
+    phone = night.page("Ana").text
+    assert f'href="/rules/montones?t={night.code}"' in phone  # from the help panel
+    page = night.clients["Ana"].get(f"/rules/montones?t={night.code}", headers=ACCEPT["de"]).text
+    assert f'href="/t/{night.code}#help"' in page
+    other = night.clients["Ana"].get(f"/rules/monte?t={night.code}").text  # not this table's game
+    assert f'href="/t/{night.code}#help"' not in other
+
+
+def test_the_phone_whose_turn_it_is_says_what_it_can_do_and_why(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.open_bank("Ana", 30)
+    cutter = night.cutter()
+    others = [name for name in ("Ana", "Ben", "Eva") if name != cutter]
+    turn = night.clients[cutter].get(f"/t/{night.code}", headers=ACCEPT["ru"]).text
+    assert 'class="turn"' in turn and "Каждую сдачу снимает другой понтёр" in turn
+    for name in others:
+        assert 'class="turn"' not in night.page(name).text
+
+
+def test_the_tv_reminds_the_room_of_the_rule_at_this_step_in_the_tables_language(app):
+    night = Night(app, "Ana", "Ben")
+    night.to_betting("Ana", bank=30)
+    ok(night.host_do("tv_language", language="de"))
+    tv = app.test_client().get(f"/t/{night.code}/tv", headers=ACCEPT["en"]).text
+    hint = re.search(r'<p class="tv-status__hint">(.*?)</p>', tv, re.S)
+    assert hint and "Ein Haufen gewinnt, wenn seine Karte" in html.unescape(hint.group(1))

@@ -274,3 +274,30 @@ def test_a_template_renders_in_the_language_forced_on_it_and_then_in_the_request
         assert render_template_string("{{ _('Bet on it') }}") == "Apostar a él"
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert render_template_string("{{ _('Bet on it') }}") == "Bet on it"
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("ru", {1: "1 фишка", 2: "2 фишки", 5: "5 фишек", 21: "21 фишка", 1250: "1 250 фишек"}),
+        ("de", {1: "1 Chip", 2: "2 Chips", 1250: "1.250 Chips"}),
+        ("en", {1: "1 chip", 2: "2 chips", 1250: "1,250 chips"}),
+    ],
+)
+def test_a_count_of_chips_takes_its_languages_plural_and_digits(app, language, counts):
+    """The phone's chips, as _status.html writes them: the number in the locale's digits, the
+    word in the form the number asks for (Russian has three)."""
+    source = '{{ n | number }} {{ ngettext("chip", "chips", n) }}'
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        shown = {n: app.jinja_env.from_string(source).render(n=n) for n in counts}
+    assert {n: text.replace("\u00a0", " ") for n, text in shown.items()} == counts
+
+
+def test_a_time_of_the_history_is_written_as_the_language_writes_it(app):
+    source = "{{ '2026-12-01T21:41:00+00:00' | hour }}"
+    times = {}
+    for language in ("en", "de", "ru"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            times[language] = app.jinja_env.from_string(source).render()
+    assert times["de"] == times["ru"] == "21:41"
+    assert times["en"].replace("\u202f", " ") == "9:41 PM"
