@@ -38,6 +38,7 @@ from flask import current_app
 from montones.clock import Clock
 
 CHANNEL = "table_versions"  # the PostgreSQL notification channel: "CODE:VERSION"
+LISTENER = "montones-listen"  # the listener's application_name in pg_stat_activity
 # A change that comes within this time of the last release waits for the next one. Short: in
 # tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often lands
 # within the gap (docs/performance.md, "The live path").
@@ -214,19 +215,32 @@ class Broker:
         (it may be older than the newest version, which a writer elsewhere tells alone)."""
         return self._latest.get(code)
 
-    def listen(self, sqlalchemy_url: str, wanted: Callable[[], bool]) -> None:
+    def listen(
+        self,
+        sqlalchemy_url: str,
+        wanted: Callable[[], bool],
+        catch_up: Callable[[], dict[str, int]],
+    ) -> None:
         """Run the PostgreSQL listener thread while ``wanted()`` (while this process serves
-        screens): what any worker commits is published here too."""
+        screens): what any worker commits is published here too. Each time it is listening,
+        at first and after a lost connection, it publishes ``catch_up()`` (the versions of
+        the tables this process streams, as stored now): what was committed while it was not
+        listening reaches the screens too."""
         with self._listening:
             if self._listener is not None:
                 return
             dsn = sqlalchemy_url.replace("postgresql+psycopg://", "postgresql://", 1)
             self._listener = threading.Thread(
-                target=self._listen, args=(dsn, wanted), name="montones-listen", daemon=True
+                target=self._listen,
+                args=(dsn, wanted, catch_up),
+                name="montones-listen",
+                daemon=True,
             )
             self._listener.start()
 
-    def _listen(self, dsn: str, wanted: Callable[[], bool]) -> None:
+    def _listen(
+        self, dsn: str, wanted: Callable[[], bool], catch_up: Callable[[], dict[str, int]]
+    ) -> None:
         import psycopg
 
         delay = 0.5
@@ -236,8 +250,10 @@ class Broker:
                     self._listener = None
                     return
             try:
-                with psycopg.connect(dsn, autocommit=True) as conn:
+                with psycopg.connect(dsn, autocommit=True, application_name=LISTENER) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    for code, version in catch_up().items():
+                        self.publish(code, version)
                     delay = 0.5
                     while wanted():
                         for notice in conn.notifies(timeout=1.0):

@@ -23,6 +23,7 @@ from flask import Flask, current_app
 from montones.broker import Broker
 from montones.fanout import Fanout, Glue, Screen
 from montones.renders import Renders
+from montones.service import queries
 
 
 class Channel:
@@ -44,8 +45,22 @@ class Channel:
             fanout = self._fanout
         uri = self.app.config["SQLALCHEMY_DATABASE_URI"]
         if uri.startswith("postgresql"):  # other workers' changes, while there are screens
-            self.broker.listen(uri, self.serving)
+            self.broker.listen(uri, self.serving, self.stored_versions)
         return fanout
+
+    def close(self) -> None:
+        """End every stream now, cleanly: the server is stopping."""
+        with self._lock:
+            fanout = self._fanout
+        if fanout is not None:
+            fanout.close()
+
+    def stored_versions(self) -> dict[str, int]:
+        """The version of each table this process streams, as the database has it now."""
+        fanout = self._fanout
+        codes = fanout.codes() if fanout is not None else []
+        with self.app.app_context():
+            return queries.versions(codes)
 
     def serving(self) -> bool:
         """Whether a fan-out thread serves screens now."""

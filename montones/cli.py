@@ -9,6 +9,7 @@ import json
 import os
 import socket
 import sys
+import unicodedata
 
 # Each open live screen holds one worker thread for as long as it is open (a table of forty is
 # forty threads), and the taps and fetches need threads besides; an idle thread costs little.
@@ -17,6 +18,9 @@ THREADS = 256
 # taps); with gunicorn's 2 s, its next fetch often met the server closing the connection
 # ("Server disconnected"). Idle connections wait in the poller, not in a thread.
 KEEPALIVE = 75
+# Seconds a stopping worker waits for its requests to end: the streams end at once (see
+# _end_streams_on_term), a tap takes milliseconds.
+GRACE = 3
 
 
 def main(argv=None):
@@ -113,7 +117,7 @@ def _verify(args):
         return _fail("verify", str(e))
     problems = verify(data)
     for problem in problems:
-        print(problem)
+        print(shown(problem))
     if problems:
         return 1
     hands = len(data["hands"])
@@ -122,8 +126,19 @@ def _verify(args):
     return 0
 
 
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, zero-width marks) from a hostile file are written as escapes, not sent."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")
+        else ch
+        for ch in text
+    )
+
+
 def _fail(command, message):
-    print(f"montones {command}: {message}", file=sys.stderr)
+    print(f"montones {command}: {shown(message)}", file=sys.stderr)
     return 2
 
 
@@ -151,12 +166,32 @@ def _serve(args):
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
             self.cfg.set("keepalive", KEEPALIVE)
+            self.cfg.set("graceful_timeout", GRACE)
+            self.cfg.set("post_worker_init", _end_streams_on_term)
 
         def load(self):
             return create_app()
 
     Server().run()
     return 0
+
+
+def _end_streams_on_term(worker):
+    """In each worker: at SIGTERM, end every live stream cleanly (each is a request that would
+    otherwise keep the worker until its grace ran out), then stop as gunicorn does."""
+    import signal
+    import threading
+
+    from montones import channel
+
+    live = channel.of(worker.wsgi)
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def stopping(signum, frame):
+        threading.Thread(target=live.close, name="montones-close", daemon=True).start()
+        stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, stopping)
 
 
 def _lan_ip():

@@ -13,7 +13,7 @@ from flask_babel import get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from montones import channel, clock, models, security, views
+from montones import channel, clock, limits, models, security, views
 from montones.config import Config
 from montones.extensions import babel, db, htmx
 
@@ -92,6 +92,7 @@ def create_app(test_config=None):
     }
     app.context_processor(lambda: {"current_locale": str(get_locale()), "languages": languages})
     security.init_app(app)
+    limits.init_app(app)
     views.init_app(app)
     models.init_app(app)
     return app

@@ -139,17 +139,33 @@ class Fanout:
         self.broker.poke()
         return clean
 
+    def codes(self) -> list[str]:
+        """The tables whose screens this fan-out serves."""
+        with self._lock:
+            return [code for code, screens in self._screens.items() if screens]
+
     @property
     def running(self) -> bool:
         return not self._stopped
 
     def close(self) -> None:
-        """Stop the thread now, whatever screens it has."""
+        """Stop the thread now, whatever screens it has, and end their streams: each
+        stream's request then ends its response (cleanly, unless an update was left half
+        written)."""
         with self._lock:
             self._stopped = True
         self.broker.poke()
         if self.thread is not None:
             self.thread.join(5)
+        with self._lock:
+            screens = [screen for listed in self._screens.values() for screen in listed]
+        for screen in screens:
+            with screen.writing:
+                screen.ended.set()
+                # Nothing more will be read on this connection: the server closes it once the
+                # response has ended, rather than keeping it alive for another request.
+                with contextlib.suppress(OSError):
+                    screen.sock.shutdown(socket.SHUT_RD)
 
     def _run(self) -> None:
         while True:

@@ -20,6 +20,8 @@ from montones.rules.games import game
 
 SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
 FORMAT = "montones-export/1"
+# The largest hand number a table can have: the hands table keeps it in a 32-bit integer.
+MOST_HANDS = 2**31 - 1
 
 
 def hand_row(

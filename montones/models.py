@@ -7,6 +7,7 @@ the state they belong to.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
@@ -113,10 +114,12 @@ APPEND_ONLY = ("ledger", "actions", "hands")
 
 
 def init_app(app) -> None:
-    """Create the tables; on SQLite, turn on WAL and a busy timeout."""
+    """Create the tables; on SQLite, create the file for its owner alone and turn on WAL and a
+    busy timeout."""
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
+            _owner_only(engine.url.database)
             _tune_sqlite(engine)
         with _one_process_at_a_time(engine):
             db.create_all()
@@ -172,6 +175,18 @@ def append_only_triggers(dialect: str) -> list[str]:
             for op in ("UPDATE", "DELETE")
         ]
     return []
+
+
+def _owner_only(path: str | None) -> None:
+    """A new SQLite file readable and writable by its owner only: it holds the seats' and the
+    host's secrets (hashed) and the night's record. SQLite gives its -wal and -shm files the
+    same permissions. A file that exists is left as its owner set it."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def _tune_sqlite(engine) -> None:

@@ -1,5 +1,8 @@
+import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +73,58 @@ def test_replay_does_not_import_flask(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+# --- a hostile file: what the terminal is sent ------------------------------------------------
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+HOSTILE = "\x1b[2J\x1b]0;owned\x07\u202e\u200b"
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _poisoned(value):
+    """Every string of a JSON value, and every key, with terminal escapes and bidi marks in."""
+    if isinstance(value, dict):
+        return {_poisoned(k): _poisoned(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_poisoned(v) for v in value]
+    if isinstance(value, str):
+        return value + HOSTILE
+    return value
+
+
+def _one_value_poisoned(value):
+    """Copies with one string at a time poisoned: a refusal names the first bad value."""
+    if isinstance(value, str):
+        yield value + HOSTILE
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            for poisoned in _one_value_poisoned(item):
+                yield {**value, key: poisoned}
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            for poisoned in _one_value_poisoned(item):
+                yield [*value[:i], poisoned, *value[i + 1 :]]
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_escape_codes_in_a_file_are_shown_not_sent_to_the_terminal(tmp_path, capsys, command):
+    files = sorted((SCENARIOS / "valid").glob("*.json")) + sorted(
+        (SCENARIOS / "invalid").glob("*.json")
+    )
+    checked = 0
+    for source in files:
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        data = data.get("scenario", data) if isinstance(data, dict) else data
+        for poisoned in [_poisoned(data), *_one_value_poisoned(data)]:
+            for shape in (poisoned, {"hands": [poisoned]}):
+                path = tmp_path / "hostile.json"
+                path.write_text(json.dumps(shape, ensure_ascii=False), encoding="utf-8")
+                main([command, str(path)])
+                out, err = capsys.readouterr()
+                assert not CONTROL.search(out + err.rstrip("\n")), (source.name, out, err)
+                checked += 1
+    assert checked > 100

@@ -88,7 +88,7 @@ def _check_deck(hands: list[tuple[str, dict]]) -> list[str]:
         if first.get("game") == "montones":
             return _check_heaps(hands, dealt)
         return _check_coups(hands, dealt)
-    except (RulesError, TypeError, IndexError, KeyError) as error:
+    except (RulesError, TypeError, ValueError, AttributeError, IndexError, KeyError) as error:
         return [f"{where}: the deal cannot be rebuilt from the committed deck: {error}"]
 
 

@@ -7,6 +7,7 @@ names; the rest of the app asks it everything game-specific through the names li
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -92,14 +93,24 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
     return value
 
 
+# What every table has, whatever its game: how many players it seats at most (a table of
+# friends is a few; a casino night's busiest table about thirty).
+TABLE_DEFAULTS = {"most_players": 40}
+TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
+MOST_PLAYERS = 500
+
+
 def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str, Any]:
-    """A table's settings: the game's defaults with those given over them; an unknown name is
-    refused."""
-    merged = dict(defaults)
+    """A table's settings: every table's and the game's defaults with those given over them;
+    an unknown name is refused."""
+    merged = {**TABLE_DEFAULTS, **defaults}
     for key, value in (settings or {}).items():
-        if key not in defaults:
+        if key not in merged:
             raise RulesError("unknown setting %(key)r", key=key)
         merged[key] = value
+    most = merged["most_players"]
+    if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
+        raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)
     return merged
 
 
@@ -127,21 +138,57 @@ def require_phase(state: State, refusals: dict[str, Phrase], *phases: str) -> No
 
 def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
     """Seat a player with a name nobody at the table has and their starting chips."""
-    name = name.strip() if isinstance(name, str) else ""
-    if not name:
-        raise RulesError("a player needs a name")
-    if len(name) > 24:
-        raise RulesError("a name can have at most 24 characters")
+    name = plain_name(name)
     if pid in state["players"]:
         raise RulesError("that seat is taken")
+    if state.get("closed"):
+        raise RulesError("the host has closed this table to new players")
+    at_table = sum(1 for other in state["players"].values() if not other.get("left"))
+    most = state["settings"].get("most_players", TABLE_DEFAULTS["most_players"])
+    if at_table >= most:
+        raise RulesError("the table is full: it seats %(most)s players", most=most)
     for other in state["players"].values():
-        if not other.get("left") and other["name"].casefold() == name.casefold():
+        if not other.get("left") and looks(other["name"]) == looks(name):
             raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
     state["seats"].append(pid)
     events.append({"type": "joined", "player": pid, "chips": chips})
+
+
+def plain_name(name: object) -> str:
+    """A name as the table shows it: Unicode-normalised (NFKC, so a fullwidth or a ligature
+    letter is the plain one), trimmed; refused if empty, too long, or holding a character that
+    is not shown as itself (a control or format character: an escape code, a zero-width mark,
+    a bidi override, a line break)."""
+    name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
+    if not name:
+        raise RulesError("a player needs a name")
+    if len(name) > 24:
+        raise RulesError("a name can have at most 24 characters")
+    if any(unicodedata.category(ch) in _HIDDEN for ch in name):
+        raise RulesError("a name can only have letters, digits, spaces and punctuation")
+    return name
+
+
+# Characters that are not shown as themselves: controls, format characters (zero-width, bidi),
+# line and paragraph separators, surrogates, private use and unassigned code points.
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+
+
+def looks(name: str) -> str:
+    """What a name looks like on a screen, for telling two names apart: case folded, runs of
+    spaces as one, accents kept, and the Cyrillic and Greek letters drawn like Latin ones taken
+    as those ("Аna" with a Cyrillic А looks like "Ana")."""
+    return " ".join(name.casefold().translate(_LIKE_LATIN).split())
+
+
+# Lower-case Cyrillic and Greek letters (names are case folded first) drawn like a Latin one.
+_LIKE_LATIN = str.maketrans(
+    "авһіјкмнорсѕтуԁԛхԝеαβεζηικμνορτυχ",
+    "abhijkmhopcstydqxweabezhikmnoptyx",
+)
 
 
 def check_cut(pid: str, cutter: str | None, position: object) -> None:
@@ -167,9 +214,11 @@ def top_up(state: State, events: Events, pid: str, chips: int) -> None:
 
 def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[str, Action]:
     """The host's actions at every table: send a player away (the game's ``leave``), give a
-    player more chips."""
+    player more chips, close the table to new players and open it again."""
     seat = Field("seat", Phrase("The player"), str)
     return {
+        "close_doors": Action(lambda s, who, p, now: doors(s, True), host=True),
+        "open_doors": Action(lambda s, who, p, now: doors(s, False), host=True),
         "kick": Action(lambda s, who, p, now: leave(s, p["seat"]), (seat,), host=True),
         "top_up": Action(
             lambda s, who, p, now: top_up(s, p["seat"], p["amount"]),
@@ -177,6 +226,18 @@ def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[st
             host=True,
         ),
     }
+
+
+@action
+def doors(state: State, events: Events, closed: bool) -> None:
+    """Close the table to new players (those seated play on, and take their seats back on
+    another phone), or open it again."""
+    if closed and state.get("closed"):
+        raise RulesError("the table is closed to new players already")
+    if not closed and not state.get("closed"):
+        raise RulesError("the table is open to new players already")
+    state["closed"] = closed
+    events.append({"type": "doors_closed" if closed else "doors_opened"})
 
 
 def standings(state: State) -> list[dict]:

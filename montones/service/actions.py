@@ -9,10 +9,18 @@ from typing import Any
 from sqlalchemy import Connection
 
 from montones.clock import clock
+from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.games import Game, game
 from montones.service import store
-from montones.service.queries import Seat, get_table, hash_secret, is_host, seat_by_token
+from montones.service.queries import (
+    Seat,
+    get_table,
+    hash_secret,
+    is_host,
+    seat_by_rejoin_code,
+    seat_by_token,
+)
 from montones.service.refusals import NotAllowed, ServiceError, Stale
 from montones.service.store import LockedTable, bump, locked, transaction, write
 from montones.snapshot import Snapshot
@@ -103,14 +111,20 @@ def _rejoin_code(taken: set[str]) -> str:
 
 
 def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
-    """Take one's seat back on another device: the old device's cookie stops working."""
+    """Take one's seat back on another device: the old device's cookie stops working, and the
+    code works once (the seat gets a new one, which its phone shows)."""
+    typed = (rejoin_code or "").strip().upper()
+    # Checked first with a read: a wrong guess never waits for, nor holds, the table's lock.
+    if not typed or seat_by_rejoin_code(db.session, get_table(code).id, typed) is None:
+        raise ServiceError("That rejoin code does not match a seat at this table.")
     with locked(code) as (table, conn):
-        player = store.seat_by_rejoin_code(conn, table.id, (rejoin_code or "").strip().upper())
+        player = seat_by_rejoin_code(conn, table.id, typed)
         if player is None or table.state["players"][player.seat].get("left"):
             raise ServiceError("That rejoin code does not match a seat at this table.")
         token = secrets.token_urlsafe(24)
-        store.new_token(conn, table.id, player.seat, hash_secret(token))
-    return player, token
+        fresh = _rejoin_code(store.rejoin_codes(conn, table.id))
+        store.new_secrets(conn, table.id, player.seat, hash_secret(token), fresh)
+    return Seat(player.seat, player.name, fresh), token
 
 
 def act(

@@ -87,6 +87,27 @@ def seat_by_token(reader, table_id: int, token: str | None) -> Seat | None:
     return None if found is None else Seat(*found)
 
 
+def versions(codes: list[str]) -> dict[str, int]:
+    """The stored version of each of these tables."""
+    if not codes:
+        return {}
+    rows = db.session.execute(
+        select(GameTable.code, GameTable.version).where(GameTable.code.in_(codes))
+    ).all()
+    return {code: version for code, version in rows}
+
+
+def seat_by_rejoin_code(reader, table_id: int, rejoin_code: str) -> Seat | None:
+    """The seat a rejoin code names at a table, read by the session or by a write
+    transaction's connection."""
+    found = reader.execute(
+        select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code).where(
+            _PLAYERS.c.table_id == table_id, _PLAYERS.c.rejoin_code == rejoin_code
+        )
+    ).first()
+    return None if found is None else Seat(*found)
+
+
 def is_host(table: Snapshot, secret: str | None) -> bool:
     return bool(secret) and secrets.compare_digest(hash_secret(secret), table.host_hash)
 

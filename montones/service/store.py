@@ -261,21 +261,12 @@ def add_player(conn: Connection, table_id: int, seat: Seat, token_hash: str) -> 
     )
 
 
-def seat_by_rejoin_code(conn: Connection, table_id: int, rejoin_code: str) -> Seat | None:
-    found = conn.execute(
-        select(PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.rejoin_code).where(
-            PLAYERS.c.table_id == table_id, PLAYERS.c.rejoin_code == rejoin_code
-        )
-    ).first()
-    return None if found is None else Seat(*found)
-
-
-def new_token(conn: Connection, table_id: int, seat: str, token_hash: str) -> None:
-    """A seat's new cookie secret (its hash): the one it had stops working."""
+def new_secrets(conn: Connection, table_id: int, seat: str, token_hash: str, rejoin_code: str):
+    """A seat's new cookie secret (its hash) and rejoin code: the ones it had stop working."""
     conn.execute(
         update(PLAYERS)
         .where(PLAYERS.c.table_id == table_id, PLAYERS.c.seat == seat)
-        .values(token_hash=token_hash)
+        .values(token_hash=token_hash, rejoin_code=rejoin_code)
     )
 
 

@@ -31,6 +31,13 @@ from montones.views.common import (
 bp = Blueprint("host", __name__, url_prefix="/t/<code>/host")
 
 
+@bp.after_request
+def _not_kept(response):
+    """The host's pages show the host link and the whole night's record: no cache keeps them."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/claim/<secret>")
 def claim(code, secret):
     """The host link: opening it on any device gives that device the host rights."""
@@ -105,9 +112,17 @@ def act(code, kind):
             if kind == "end":
                 return back_to("play.standings", code=table.code)
         else:
-            params = parse_fields(request.form, game(table.game).ACTIONS[kind].fields)
-            # A resent form (a double tap on "+") gives the chips once.
-            service.act(table.code, actor, kind, params, nonce=request.form.get("nonce") or None)
+            spec = game(table.game).ACTIONS[kind]
+            nonce = request.form.get("nonce") or None
+            # An action on a player may be asked for several at once (send away these three):
+            # one action each, in the order chosen.
+            seats = list(dict.fromkeys(request.form.getlist("seat")))
+            for seat in seats if len(seats) > 1 else [None]:
+                form = {**request.form.to_dict(), "seat": seat} if seat else request.form
+                params = parse_fields(form, spec.fields)
+                # A resent form (a double tap on "+") gives the chips once.
+                once = f"{nonce}-{seat}" if nonce and seat else nonce
+                service.act(table.code, actor, kind, params, nonce=once)
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
             abort(403)

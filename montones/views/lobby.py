@@ -6,9 +6,10 @@ from flask import Blueprint, abort, current_app, render_template, request, sessi
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from montones import service
+from montones import limits, service
 from montones.rules.errors import Phrase
 from montones.rules.games import GAMES
+from montones.rules.table import TABLE_SETTINGS
 from montones.views.common import back_to, int_field, parse_fields, refusal, remember
 
 bp = Blueprint("lobby", __name__)
@@ -37,7 +38,10 @@ def create():
 def _settings(game: str, form) -> dict:
     """A new table's settings from the lobby's fields for that game."""
     rules = service.engine(game)
-    return rules.settings_from(parse_fields(form, rules.SETTINGS))
+    return {
+        **rules.settings_from(parse_fields(form, rules.SETTINGS)),
+        **parse_fields(form, TABLE_SETTINGS),
+    }
 
 
 @bp.get("/go")
@@ -47,6 +51,7 @@ def go():
     try:
         table = service.get_table(code)
     except service.NotFound:
+        limits.missed()
         return render_template(
             "lobby/index.html",
             form={},

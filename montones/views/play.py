@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, flash, render_template, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from montones import chart, history, security, service
+from montones import chart, history, limits, security, service
 from montones.rules.games import game
 from montones.views import updates
 from montones.views.common import (
@@ -75,6 +75,7 @@ def _seated(code):
 
 @bp.app_errorhandler(service.NotFound)
 def _no_table(error):
+    limits.missed()
     return render_template("play/missing.html", message=refusal(error)), 404
 
 
@@ -121,7 +122,7 @@ def recall(code):
     return render_template(template, table=table, items=items)
 
 
-@bp.get("/verify/<int:number>")
+@bp.get(f"/verify/<int(max={history.MOST_HANDS}):number>")
 def verify(code, number):
     """Open a done deck's seal in the browser: anyone at the table may check it."""
     table = service.get_table(code)

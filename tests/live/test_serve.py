@@ -81,3 +81,51 @@ def test_with_nothing_set_the_database_and_the_secret_key_live_in_the_instance_f
     assert (tmp_path / "montones.sqlite").exists()
     # Started again (the host's laptop restarted), it keeps the same key: sessions survive.
     assert create_app(settings).config["SECRET_KEY"] == key
+
+
+def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path):
+    """Each open stream is a request gunicorn would wait for until its grace ran out (30 s by
+    default): at SIGTERM the streams end at once, each with its last chunk (the browser sees
+    the stream end, not a broken connection), and the server stops within its grace."""
+    import signal
+    import threading
+
+    from tests.helpers.liveserver import create_table, start_server
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path, port)
+    ends, opened = [], threading.Barrier(6)
+    try:
+        code, _host = create_table(base)
+
+        def listen():
+            timeout = httpx.Timeout(10, read=None)
+            with httpx.Client(timeout=timeout) as client:
+                with client.stream("GET", f"{base}/t/{code}/stream?v=0") as response:
+                    lines = response.iter_lines()
+                    next(lines)  # the stream is open
+                    opened.wait(10)
+                    try:
+                        for _line in lines:
+                            pass
+                        ends.append(("clean", time.monotonic()))
+                    except httpx.HTTPError as error:
+                        ends.append((type(error).__name__, time.monotonic()))
+
+        listeners = [threading.Thread(target=listen, daemon=True) for _ in range(5)]
+        for listener in listeners:
+            listener.start()
+        opened.wait(10)
+        time.sleep(0.3)  # the fan-out has taken every stream
+        sent = time.monotonic()
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+        stopped = time.monotonic() - sent
+        for listener in listeners:
+            listener.join(5)
+    finally:
+        stop_server(server)
+    assert [how for how, _at in ends] == ["clean"] * 5
+    assert max(at for _how, at in ends) - sent < 1.0
+    assert stopped < 4.0  # gunicorn's 3 s grace, for the kept-alive connections it lingers on

@@ -5,6 +5,8 @@ import time
 
 import httpx
 
+from montones.broker import LISTENER, Broker
+from montones.clock import Clock
 from tests.helpers.liveserver import create_table, free_port, seat, start_server, stop_server
 
 
@@ -56,3 +58,39 @@ def test_live_updates_cross_workers(tmp_path, postgres_url):
         client.close()
     finally:
         stop_server(server)
+
+
+def test_a_listener_back_from_a_lost_connection_publishes_what_it_missed(postgres_url):
+    """The listener's connection drops; a change is committed meanwhile (its NOTIFY reaches
+    nobody). Back, the listener reads the stored versions of the tables this process streams,
+    so no screen waits for the next change to see this one."""
+    import psycopg
+
+    broker = Broker(Clock())
+    stored = {"ABCD": 3}
+    running = threading.Event()
+    running.set()
+    url = "postgresql+psycopg://" + postgres_url.split("://", 1)[1]
+    broker.listen(url, running.is_set, lambda: dict(stored))
+    try:
+        assert _soon(lambda: broker.published_version("ABCD") == 3)  # caught up at the start
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = %s AND datname = current_database()",
+                (LISTENER,),
+            ).fetchall()
+        assert ended == [(True,)]
+        stored["ABCD"] = 5  # committed while the listener was away
+        assert _soon(lambda: broker.published_version("ABCD") == 5)
+    finally:
+        running.clear()
+
+
+def _soon(check, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()

@@ -232,6 +232,17 @@ def test_every_page_runs_htmx_with_self_requests_only_and_no_eval(app, tables):
     assert pages >= 20
 
 
+def test_the_host_link_the_host_pages_and_the_export_are_never_stored(app, tables):
+    """What the host sees (the one-time host link, the night's record) stays out of every
+    cache: the browser's, a proxy's, the back button's."""
+    checked = 0
+    for (game, endpoint, actor, url, hx), response, _status, _kind in fetch_all(tables):
+        if endpoint.startswith("host."):
+            assert response.headers.get("Cache-Control") == "no-store", (game, url, actor, hx)
+            checked += 1
+    assert checked >= 16
+
+
 def test_a_server_error_carries_the_content_security_policy_too(tmp_path):
     app = make_app(tmp_path)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
@@ -114,7 +115,10 @@ def sse_events(sent: str) -> list[tuple[str, str]]:
 
 
 def name_of(payload: str) -> str:
-    return payload[:NAME_MAX]
+    """The payload as a name a table takes: without the characters a name may not hold
+    (controls, format characters such as bidi overrides: the rules refuse them)."""
+    shown = "".join(ch for ch in payload if unicodedata.category(ch) not in ("Cc", "Cf"))
+    return shown[:NAME_MAX]
 
 
 def table_name_of(payload: str) -> str:

@@ -6,7 +6,10 @@ and opens every deck's commitment. A changed card or a changed bet must be caugh
 
 import copy
 import json
+import re
 import secrets
+
+import pytest
 
 from montones import history, service
 from montones.cli import main
@@ -179,3 +182,53 @@ def test_the_deck_in_play_stays_secret_in_history_and_export(app):
         table = service.get_table(code)
         assert secret in json.dumps(history.export(table))
         assert table.state["hand"]["shuffle"]["salt"] not in json.dumps(history.export(table))
+
+
+# --- a hostile export: every field of the wrong type -----------------------------------------
+
+WRONG = ([], {}, 7, "x", None, -1.5, True)
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _paths(value, path=()):
+    """Every place in a JSON value, as a path of keys and indexes."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _paths(item, (*path, i))
+
+
+def _put(data, path, value):
+    data = copy.deepcopy(data)
+    where = data
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    return data
+
+
+def test_verify_answers_any_wrongly_typed_field_in_words_not_a_traceback(app, tmp_path, capsys):
+    for code in (montones_night(app, hands=2), monte_night(app)):
+        data = export(app, code)
+        data["hands"] = data["hands"][:2]
+        for path in list(_paths(data))[1:]:
+            for value in WRONG:
+                try:
+                    status, out = verify_file(tmp_path, _put(data, path, value), capsys)
+                except Exception as error:  # noqa: BLE001 (the failure names the field)
+                    pytest.fail(f"verify with {path} = {value!r} raised {error!r}")
+                assert status in (0, 1, 2) and out.strip(), (path, value)
+
+
+def test_verify_shows_escape_codes_in_any_field_and_never_sends_them(app, tmp_path, capsys):
+    hostile = "\x1b[2J\x1b]0;owned\x07\u202e"
+    for code in (montones_night(app, hands=2), monte_night(app)):
+        data = export(app, code)
+        data["hands"] = data["hands"][:2]
+        for path in list(_paths(data))[1:]:
+            for value in (hostile, {hostile: 1}, [hostile]):
+                _status, out = verify_file(tmp_path, _put(data, path, value), capsys)
+                assert not CONTROL.search(out.rstrip("\n")), (path, out)

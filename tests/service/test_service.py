@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 
 from montones import broker, channel, service
 from montones.extensions import db
-from montones.models import Action, GameTable, Hand, LedgerEntry, Player
+from montones.models import Action, GameTable, Hand, LedgerEntry
 from montones.rules.games import game
 from montones.service import Actor
 
@@ -285,24 +285,19 @@ def test_the_ledger_the_action_log_and_the_hands_are_append_only(app, statement)
         assert service.ledger_totals(table) == service.ledger_totals(service.get_table(code))
 
 
-def test_tables_created_and_seats_rejoined_at_once_all_go_through(app):
-    """Twelve hosts create tables while players rejoin theirs: every write waits its turn,
-    none is refused with "database is locked"."""
+def test_tables_created_and_seats_taken_at_once_all_go_through(app):
+    """Twelve hosts create tables while players join one: every write waits its turn, none is
+    refused with "database is locked"."""
     code, seats = seated(app, ("Ana", "Ben"))
-    with app.app_context():
-        table = service.get_table(code)
-        codes = list(
-            db.session.scalars(select(Player.rejoin_code).where(Player.table_id == table.id))
-        )
     failures, barrier = [], threading.Barrier(12)
 
     def host(i):
         barrier.wait()
         try:
             with app.app_context():
-                for _ in range(3):
+                for k in range(3):
                     service.create_table("montones", f"Table {i}", 100, {})
-                    service.rejoin(code, codes[i % 2])
+                    service.join(code, f"Guest {i}.{k}")
         except Exception as error:  # noqa: BLE001 (the test reports every failure)
             failures.append(f"{type(error).__name__}: {error}")
 

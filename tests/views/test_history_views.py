@@ -5,6 +5,8 @@ import hashlib
 import json
 import re
 
+import pytest
+
 from montones.rules import audit
 from tests.helpers.nights import HX, Night
 
@@ -75,6 +77,12 @@ def test_a_done_deck_opens_on_the_verify_page(app):
     typed = " ".join([salt, *order]).encode()
     assert f'<code id="commitment">{hashlib.sha256(typed).hexdigest()}</code>' in body
     assert "js/verify.js" in body and "js/js-sha256-0.11.1.min.js" in body
+
+
+@pytest.mark.parametrize("number", ["0", "2", "2147483648", "9" * 40])
+def test_a_hand_that_is_not_there_is_a_404_however_big_its_number(app, number):
+    night = played(app, {1: "5o", 2: "3c", 3: "2e"})
+    assert night.host.get(f"/t/{night.code}/verify/{number}").status_code == 404
 
 
 def test_a_deck_in_play_stays_sealed_after_a_rey(app):

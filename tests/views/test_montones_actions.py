@@ -1510,6 +1510,8 @@ JOIN_REFUSALS = [
     ("", "A player needs a name."),
     ("x" * 25, "A name can have at most 24 characters."),
     ("ANA", "ANA is already at the table: choose another name."),
+    ("Аna", "Аna is already at the table: choose another name."),  # a Cyrillic А
+    ("\u202eanA", "A name can only have letters, digits, spaces and punctuation."),
 ]
 
 
@@ -1565,6 +1567,14 @@ def test_the_rejoin_code_moves_the_seat_to_a_new_phone(app):
     html = phone.get(f"/t/{night.code}").get_data(as_text=True)
     assert '<span class="status__name">Ben' in html
     assert 'data-chips="95"' in html
+    # The code worked once: the seat has a new one, and the new phone shows it.
+    fresh = night.rejoin_code("Ben")
+    assert fresh != shown and REJOIN.search(html).group(1) == fresh
+    again = app.test_client()
+    typed = {"rejoin": shown, "csrf_token": csrf_of(again.get(f"/t/{night.code}/rejoin"))}
+    response = again.post(f"/t/{night.code}/rejoin", data=typed)
+    assert response.status_code == 422
+    assert notice(response) == "That rejoin code does not match a seat at this table."
 
     # The new phone plays Ben's seat; the old one has lost it.
     response = phone.post(

@@ -1,0 +1,93 @@
+"""A player's name, at every table: what the screens show is what was typed, and two seated
+players never look alike."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from montones.rules import RulesError
+from montones.rules.games import GAMES
+
+GAME_NAMES = sorted(GAMES)
+
+
+def seated(game: str, *names: str) -> dict:
+    rules = GAMES[game]
+    state = rules.new_table({})
+    for i, name in enumerate(names, start=1):
+        state, _events = rules.join(state, f"p{i}", name, 100)
+    return state
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("Ａｎａ", "Ana"),  # fullwidth letters
+        ("ﬁona", "fiona"),  # a ligature
+        ("  José  ", "José"),
+        ("Jose\u0301", "José"),  # a combining accent, composed
+        ("Анна", "Анна"),
+    ],
+)
+def test_a_name_is_normalised_nfkc_and_trimmed(game, typed, shown):
+    state = seated(game, typed)
+    assert state["players"]["p1"]["name"] == shown
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Ana\x1b[31m",  # a terminal escape
+        "An\u200ba",  # a zero-width space
+        "\u202eanA",  # a right-to-left override
+        "Ana\u2066",  # a bidi isolate
+        "A\nna",  # a line break
+        "An\u2028a",  # a line separator
+        "Ana\ue000",  # private use
+        "Ana\u00ad",  # a soft hyphen (a format character)
+    ],
+)
+def test_a_name_with_a_hidden_character_is_refused(game, typed):
+    with pytest.raises(RulesError, match="letters, digits, spaces and punctuation"):
+        seated(game, typed)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Ana", "ANA"),
+        ("Ana", "Аna"),  # a Cyrillic А
+        ("Ana", "Ａｎａ"),  # fullwidth, the same after NFKC
+        ("Ana Luz", "Ana  Luz"),  # two spaces
+        ("Pepe", "Реpе"),  # Cyrillic Р and е
+        ("Tomas", "Τomas"),  # a Greek Τ
+    ],
+)
+def test_a_name_that_looks_like_a_seated_one_is_refused(game, first, second):
+    with pytest.raises(RulesError, match="already at the table"):
+        seated(game, first, second)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_names_that_only_differ_by_an_accent_or_a_letter_are_both_seated(game):
+    state = seated(game, "José", "Jose", "Анна", "Anna", "Ana")
+    assert len(state["players"]) == 5
+
+
+@given(st.text(max_size=30))
+def test_any_name_taken_is_normalised_and_shows_only_itself(typed):
+    try:
+        state = seated("montones", typed)
+    except RulesError:
+        return
+    name = state["players"]["p1"]["name"]
+    assert name == unicodedata.normalize("NFKC", name) == name.strip()
+    assert 1 <= len(name) <= 24
+    assert not any(unicodedata.category(ch).startswith(("C", "Zl", "Zp")) for ch in name)

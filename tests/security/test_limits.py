@@ -1,0 +1,105 @@
+"""A guest guessing room codes or rejoin codes, or taking seat after seat: each device waits its
+turn, the others never notice, and the host's own machine is never held back."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from montones.limits import Allowance
+from montones.service.store import locked
+from tests.helpers.nights import Night, csrf_of
+
+
+def phone(app, address: str):
+    """A browser on the room's network, at ``address``."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_a_device_guessing_room_codes_waits_after_ten_misses(app, clock):
+    night = Night(app, "Ana")
+    guesser, friend = phone(app, "10.0.0.66"), phone(app, "10.0.0.7")
+    missing = [f"/go?code=Q{c}QQ" for c in "ABCDEFGHJK"]
+    assert [guesser.get(url).status_code for url in missing] == [404] * 10
+    refused = guesser.get("/go?code=QQQQ")
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "6"
+    assert "Too many tries from this device: wait 6 seconds" in refused.get_data(as_text=True)
+    # Out of tries, it cannot reach a running table either: guessing right does not help.
+    assert guesser.get(f"/t/{night.code}/join").status_code == 429
+    assert guesser.get(f"/go?code={night.code}").status_code == 429
+    # Another device is not held back, nor is the host's own machine.
+    assert friend.get(f"/go?code={night.code}").status_code == 303
+    assert friend.get("/go?code=QQQQ").status_code == 404
+    assert app.test_client().get("/go?code=QQQQ").status_code == 404
+    # One more try every 6 s.
+    clock.advance(6)
+    assert guesser.get("/go?code=QQQQ").status_code == 404
+    assert guesser.get("/go?code=QQQQ").status_code == 429
+
+
+def test_a_missing_table_in_any_address_counts_as_a_guess(app, clock):
+    guesser = phone(app, "10.0.0.67")
+    for path in ("/t/QQQA", "/t/QQQB/tv", "/t/QQQC/join", "/t/QQQD/host", "/t/QQQE/p/all"):
+        for _ in range(2):
+            assert guesser.get(path).status_code == 404, path
+    assert guesser.get("/t/QQQF").status_code == 429
+
+
+def test_a_device_takes_five_seats_then_one_every_ten_seconds(app, clock):
+    night = Night(app, "Ana")
+    device = phone(app, "10.0.0.68")
+    statuses = []
+    for i in range(6):
+        browser = phone(app, "10.0.0.68")  # a new private tab each time, the same device
+        token = csrf_of(browser.get(f"/t/{night.code}/join"))
+        response = browser.post(
+            f"/t/{night.code}/join", data={"csrf_token": token, "name": f"Bot {i}"}
+        )
+        statuses.append(response.status_code)
+    assert statuses == [303] * 5 + [429]
+    assert len(night.state()["players"]) == 6  # Ana and five
+    clock.advance(10)
+    token = csrf_of(device.get(f"/t/{night.code}/join"))
+    response = device.post(f"/t/{night.code}/join", data={"csrf_token": token, "name": "Bot 6"})
+    assert response.status_code == 303
+
+
+def test_rejoin_guesses_are_limited_and_never_wait_for_the_tables_lock(app, clock):
+    night = Night(app, "Ana", "Ben")
+    guesser = phone(app, "10.0.0.69")
+    token = csrf_of(guesser.get(f"/t/{night.code}/rejoin"))
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_table():
+        with app.app_context(), locked(night.code):
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_the_table)
+    holder.start()
+    try:
+        assert held.wait(5)
+        statuses, started = [], time.monotonic()
+        for guess in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF"):
+            response = guesser.post(
+                f"/t/{night.code}/rejoin", data={"csrf_token": token, "rejoin": guess}
+            )
+            statuses.append(response.status_code)
+        took = time.monotonic() - started
+    finally:
+        release.set()
+        holder.join(10)
+    assert statuses == [422] * 5 + [429]
+    assert took < 1.0  # the write lock was held throughout: no guess waited for it
+
+
+def test_an_allowance_keeps_the_most_recent_devices_only(app, clock):
+    allowance = Allowance(burst=1, every=60.0, devices=3)
+    with app.app_context():
+        for device in ("a", "b", "c", "d"):
+            allowance.take(device)
+        assert allowance.wait("a") == 0  # forgotten: the oldest of four
+        assert allowance.wait("d") > 0
+        assert len(allowance._left) == 3
