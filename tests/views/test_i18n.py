@@ -59,6 +59,36 @@ def test_a_bet_over_the_bank_is_refused_in_english_as_before(betting):
     assert notice(response) == "The bank holds 20: the most you can bet is 20."
 
 
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("de", "Die Bank hält 20: Du kannst höchstens 20 setzen."),
+        ("ru", "В банке 20: ставка не больше 20."),
+    ],
+)
+def test_a_bet_over_the_bank_is_refused_in_german_and_in_russian(betting, language, sentence):
+    response = bet(betting, "Ben", {"Accept-Language": language}, heap=1, amount=25)
+    assert response.status_code == 422
+    assert notice(response) == sentence
+
+
+def test_the_words_a_refusal_is_built_from_are_german_and_russian_too(app):
+    night = Night(app, "Ana", "Ben")
+    data = {"csrf_token": night.tokens["Ana"], "amount": "0"}
+    url = f"/t/{night.code}/a/offer"
+    said = {
+        language: notice(night.clients["Ana"].post(url, data=data, headers={**HX, **headers}))
+        for language, headers in (
+            ("de", {"Accept-Language": "de"}),
+            ("ru", {"Accept-Language": "ru"}),
+        )
+    }
+    assert said == {
+        "de": "Ein Gebot muss mindestens 1 Chip betragen.",
+        "ru": "Заявка: не меньше 1 фишки.",
+    }
+
+
 def test_the_same_table_refuses_each_phone_in_its_own_language(betting):
     assert notice(bet(betting, "Ben", SPANISH, heap=1, amount=25)).startswith("La banca tiene")
     assert notice(bet(betting, "Eva", ENGLISH, heap=1, amount=25)).startswith("The bank holds")
