@@ -6,6 +6,7 @@ type sizes: one look for a phone held in the hand, one for the TV read from the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import ceil
 
@@ -60,10 +61,15 @@ def _legend_height(look: Look, players: int) -> int:
 
 
 def standings_svg(
-    lines: dict[str, list[int | None]], names: dict[str, str], screen: str, title: str
+    lines: dict[str, list[int | None]],
+    names: dict[str, str],
+    screen: str,
+    title: str,
+    number: Callable[[int], str] = str,
 ) -> str:
     """One line per seat in ``lines``, labelled with the player's name and their chips now;
-    ``title`` names the image (the page around it shows its own heading)."""
+    ``title`` names the image (the page around it shows its own heading), ``number`` writes a
+    count as the reader's language does (the axis and the labels)."""
     look = LOOKS[screen]
     seats = list(lines)
     width, height = size(screen, len(seats))
@@ -113,6 +119,7 @@ def standings_svg(
         min_scale=3,
         max_scale=6,
         no_data_text="",
+        value_formatter=number,
     )
     chart.xml_filters.append(lambda root: _plain(root, title))
     # A legend column: the plot's width (less the axis' labels) shared out, less its colour box;
@@ -123,7 +130,7 @@ def standings_svg(
         known = [n for n in lines[seat] if n is not None]
         # One point draws no line: a dot shows it.
         chart.add(
-            _label(names.get(seat, seat), known[-1] if known else 0, room),
+            _label(names.get(seat, seat), number(known[-1] if known else 0), room),
             lines[seat],
             show_dots=len(known) < 2,
             dots_size=look.stroke * 1.5,
@@ -131,7 +138,7 @@ def standings_svg(
     return chart.render(is_unicode=True)
 
 
-def _label(name: str, chips: int, room: int) -> str:
+def _label(name: str, chips: str, room: int) -> str:
     """The name, cut to leave room for the chips, which are never cut. pygal sets the text
     5 px from its colour box whatever the size: a no-break space keeps them apart on the TV."""
     tail = f" · {chips}"

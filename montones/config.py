@@ -19,7 +19,7 @@ class Config:
     SQLALCHEMY_DATABASE_URI = database_uri(os.environ.get("DATABASE_URL"))
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", "en")
-    LANGUAGES = ["es", "en"]
+    LANGUAGES = ["es", "en", "de", "ru"]
     # The session cookie is signed and sent again only when it changes (a seat taken, a language
     # chosen), not on every answer: a night is hours, the cookie lasts 31 days from its last change.
     SESSION_REFRESH_EACH_REQUEST = False

@@ -157,9 +157,12 @@ def _instance_secret_key(instance: Path) -> str:
 
 
 def _remember_lang():
+    """The switch's choice, kept for this device (the session cookie, 31 days) over the
+    browser's Accept-Language."""
     lang = request.args.get("lang")
-    if lang in current_app.config["LANGUAGES"]:
+    if lang in current_app.config["LANGUAGES"] and session.get("lang") != lang:
         session["lang"] = lang
+        session.permanent = True
 
 
 def _select_locale():

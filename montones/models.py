@@ -11,7 +11,7 @@ import os
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, inspect
 from sqlalchemy.orm import Mapped, mapped_column
 
 from montones.extensions import db
@@ -35,6 +35,8 @@ class GameTable(db.Model):
     paused: Mapped[bool] = mapped_column(default=False)
     ended_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The TV's language, a host's setting (None: the TV's browser decides).
+    tv_language: Mapped[str | None] = mapped_column(String(8), default=None)
 
 
 class Player(db.Model):
@@ -124,6 +126,15 @@ def init_app(app) -> None:
             with engine.begin() as conn:
                 for statement in append_only_triggers(engine.dialect.name):
                     conn.exec_driver_sql(statement)
+                _add_tv_language(conn)
+
+
+def _add_tv_language(conn) -> None:
+    """A database made before the TV had a language of its own gets the column (create_all
+    makes missing tables, never missing columns)."""
+    columns = {c["name"] for c in inspect(conn).get_columns("game_tables")}
+    if "tv_language" not in columns:
+        conn.exec_driver_sql("ALTER TABLE game_tables ADD COLUMN tv_language VARCHAR(8)")
 
 
 @contextmanager

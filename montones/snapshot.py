@@ -27,6 +27,7 @@ class Snapshot:
     ended_at: datetime | None
     created_at: datetime
     state: dict[str, Any]
+    tv_language: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> Snapshot:
@@ -43,4 +44,5 @@ class Snapshot:
             ended_at=row.ended_at,
             created_at=row.created_at,
             state=row.state,
+            tv_language=row.tv_language,
         )

@@ -260,8 +260,9 @@ def _cut_overdue(state: dict) -> bool:
     return deadline is not None and clock().time() >= deadline
 
 
-def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
-    """Pause, resume or end a table: the host's own switches, outside the rules."""
+def host_action(code: str, actor: Actor, kind: str, language: str | None = None) -> Snapshot:
+    """Pause, resume or end a table, or set the TV's language (``language``, one the view
+    checked is offered; None: the TV's browser decides): the host's own switches, outside the rules."""
     with locked(code) as (table, conn):
         if not actor.is_host:
             raise NotAllowed("Only the host can do that.")
@@ -279,6 +280,10 @@ def host_action(code: str, actor: Actor, kind: str) -> Snapshot:
         elif kind == "end":
             table.ended_at = clock().utcnow()
             new_state, events = game(table.game).finish(table.state)
+        elif kind == "tv_language":
+            # A new version, so the TV is sent its screen again, now in that language.
+            table.tv_language = language
+            new_state, events = bump(table.state), [{"type": "tv_language"}]
         else:
             raise ServiceError("That is not something the host can do.")
         write(conn, table, new_state, events, "host", kind, {})

@@ -54,6 +54,7 @@ class LockedTable:
     ended_at: datetime | None
     created_at: datetime
     state: dict = field(default_factory=dict)
+    tv_language: str | None = None
     committed: Snapshot | None = None
 
 
@@ -125,7 +126,8 @@ def write(
     nonce: str | None = None,
 ) -> None:
     """Store a new state with its action row, the ledger entries of what moved and the hand it
-    settled, if any; and the host's switches (``paused``, ``ended_at``) as the table has them."""
+    settled, if any; and the host's switches (``paused``, ``ended_at``, ``tv_language``) as the
+    table has them."""
     rules = game(table.game)
     before, after = rules.balances(table.state), rules.balances(new_state)
     moves = {
@@ -180,6 +182,7 @@ def write(
             "version": version,
             "paused": table.paused,
             "ended_at": table.ended_at,
+            "tv_language": table.tv_language,
         },
     )
     table.state, table.version = new_state, version
@@ -230,6 +233,7 @@ def insert_table(conn: Connection, table: LockedTable) -> int:
             paused=table.paused,
             ended_at=table.ended_at,
             created_at=table.created_at,
+            tv_language=table.tv_language,
         )
         .returning(GAME_TABLES.c.id)
     ).scalar_one()

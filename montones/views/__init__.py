@@ -7,6 +7,8 @@ from montones.views import common, host, lobby, play, stream, tv
 
 def init_app(app):
     app.add_template_filter(common.percent)
+    app.add_template_filter(common.number)
+    app.add_template_filter(common.hour)
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["chart_size"] = chart.size

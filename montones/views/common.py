@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 import jinja2_fragments
 from babel.numbers import parse_pattern
 from flask import current_app, make_response, redirect, request, session, url_for
-from flask_babel import get_locale
+from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from montones import service
@@ -126,6 +127,17 @@ def percent(value: Fraction) -> str:
     pattern = parse_pattern(locale.percent_formats[None].pattern)
     pattern.frac_prec = (1, 1)
     return pattern.apply(Decimal(value.numerator) / Decimal(value.denominator), locale)
+
+
+def number(value) -> str:
+    """A count as the request's language writes it ("1,250", "1.250", "1 250")."""
+    return format_decimal(value)
+
+
+def hour(iso: str) -> str:
+    """The time of day of an ISO timestamp, as the request's language writes it ("9:41 PM",
+    "21:41")."""
+    return format_time(datetime.fromisoformat(iso), "short")
 
 
 def render_regions(

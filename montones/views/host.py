@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, Response, abort, flash, render_template, request, session
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    render_template,
+    request,
+    session,
+)
 from flask_babel import gettext as _
 
 from montones import history, service
@@ -118,7 +127,7 @@ def act(code, kind):
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
     actions = game(table.game).ACTIONS
     host_kinds = {k for k, spec in actions.items() if spec.host}
-    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end"}:
+    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end", "tv_language"}:
         abort(403)
     drastic = kind == "end" or (kind in actions and actions[kind].confirm)
     if drastic and request.form.get("confirm") != "yes":  # asked first; nothing changes yet
@@ -127,7 +136,12 @@ def act(code, kind):
             "host.page", code=table.code, confirm=kind, **({"seat": seats} if seats else {})
         )
     try:
-        if kind in ("pause", "resume", "end"):
+        if kind == "tv_language":
+            language = request.form.get("language") or None
+            if language is not None and language not in current_app.config["LANGUAGES"]:
+                abort(400)
+            service.host_action(table.code, actor, kind, language)
+        elif kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
             if kind == "end":
                 return back_to("play.standings", code=table.code)

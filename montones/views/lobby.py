@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, send_from_directory, session
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+)
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import limits, service
@@ -57,6 +66,32 @@ def go():
             error=_("No table has the code %(code)s.", code=code or "—"),
         ), 404
     return back_to("play.join", code=table.code)
+
+
+@bp.get("/rules/<name>")
+def rules(name):
+    """How to play a game, for people who have never played: the game's own page in the
+    request's language (``templates/games/<name>/rules/<language>.html``). From a table
+    (``?t=CODE``), it links back to that table's odds panel."""
+    if name not in GAMES:
+        abort(404)
+    language = str(get_locale())
+    if language not in current_app.config["LANGUAGES"]:
+        language = current_app.config["BABEL_DEFAULT_LOCALE"]
+    code = (request.args.get("t") or "").strip().upper()
+    table = None
+    if code:
+        try:
+            table = service.get_table(code)
+        except service.NotFound:
+            table = None
+    return render_template(
+        "lobby/rules.html",
+        name=name,
+        rules=GAMES[name],
+        page=f"games/{name}/rules/{language}.html",
+        table=table if table is not None and table.game == name else None,
+    )
 
 
 @bp.get("/healthz")

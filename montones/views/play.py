@@ -19,6 +19,7 @@ from montones.views.common import (
     back_to,
     credentials,
     join_url,
+    number,
     refusal,
     remember,
     render_regions,
@@ -313,7 +314,7 @@ def standings_chart(code):
     screen = "tv" if request.args.get("screen") == "tv" else "phone"
     names = {seat: p["name"] for seat, p in table.state["players"].items()}
     svg = chart.standings_svg(
-        service.chips_over_night(table), names, screen, _("Chips over the night")
+        service.chips_over_night(table), names, screen, _("Chips over the night"), number
     )
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = security.IMAGE_CSP

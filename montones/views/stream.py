@@ -48,7 +48,7 @@ def stream(code):
         "seat": seat,
         # Which device of the seat this is: a rejoin elsewhere counts up (told as "gone").
         "device": table.state["players"][seat].get("device", 0) if seat else None,
-        "locale": str(get_locale()),
+        "locale": (kind == "tv" and table.tv_language) or str(get_locale()),
         "base_url": request.host_url,
     }
     live = channel.of()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from flask import Blueprint, abort, render_template
+from flask_babel import force_locale
 
 from montones import history, service
 from montones.views.common import join_url, render_regions, table_view, wants_fragment
@@ -24,10 +27,16 @@ def _context(table):
     }
 
 
+def in_table_language(table):
+    """The TV speaks the language the host set for the table, else its browser's."""
+    return force_locale(table.tv_language) if table.tv_language else contextlib.nullcontext()
+
+
 @bp.get("")
 def page(code):
     table = service.get_table(code)
-    return render_template(PAGE, **_context(table))
+    with in_table_language(table):
+        return render_template(PAGE, **_context(table))
 
 
 @bp.get("/p/<region>")
@@ -38,4 +47,5 @@ def region(code, region):
     blocks = REGIONS if region == "all" else [region]
     if any(b not in REGIONS for b in blocks):
         abort(404)
-    return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table))
+    with in_table_language(table):
+        return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table))

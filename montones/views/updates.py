@@ -99,6 +99,8 @@ def update(screen: Screen, table: Snapshot) -> bytes:
     """What every screen of its kind is sent; the host's page, the version alone."""
     about = screen.about
     kind, locale = about["screen"], about["locale"]
+    if kind == "tv" and table.tv_language:  # the host may change it while the TV looks
+        locale = table.tv_language
     if kind == "host":
         return b"event: changed\ndata: %d\n\n" % table.version
     reason = departure(table.state, about) if kind == "phone" else None

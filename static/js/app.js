@@ -140,4 +140,10 @@
   document.addEventListener("htmx:afterOnLoad", function (event) {
     if (event.detail.successful) { tapFailed(false); }
   });
+
+  // Back from the rules page to "#help": the help panel opens on its odds.
+  document.addEventListener("DOMContentLoaded", function () {
+    var help = location.hash === "#help" && document.getElementById("help");
+    if (help && help.tagName === "DETAILS") { help.open = true; help.scrollIntoView(); }
+  });
 })();

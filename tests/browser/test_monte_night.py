@@ -59,7 +59,7 @@ def play_coup(number, banker, punter, tv, stakes):
     expect(tv.locator("#tv_status")).to_contain_text(f"coup {number} of 8")
     expect(tv.locator("#felt .layout__odds")).to_have_count(2)
     for odds in tv.locator("#felt .layout__odds").all_inner_texts():
-        assert re.fullmatch(r"\d+ of \d+ win", odds), odds
+        assert re.fullmatch(r"\d+ of \d+ wins?", odds), odds
     expect(punter.locator("#intent")).to_be_visible(timeout=TIMEOUT)
     for name, stake in stakes.items():
         bet(punter, name, stake)

@@ -42,6 +42,11 @@ GET_ROUTES = {
     ],
     "lobby.healthz": [("anonymous", "/healthz", 200, "text/plain")],
     "lobby.favicon": [("anonymous", "/favicon.ico", 200, "image/vnd.microsoft.icon")],
+    "lobby.rules": [
+        ("anonymous", "/rules/montones", 200, "text/html"),
+        ("anonymous", "/rules/monte?t={code}", 200, "text/html"),
+        ("anonymous", "/rules/nonsense", 404, "text/html"),
+    ],
     "play.page": [("A", "/t/{code}", 200, "text/html"), ("anonymous", "/t/{code}", 303, None)],
     "play.region": [
         ("A", "/t/{code}/p/all", 200, "text/html"),

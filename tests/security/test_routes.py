@@ -56,7 +56,7 @@ STATE_CHANGING = {
     "host.act": {"POST"},  # POST /t/<code>/host/<kind>
 }
 # The host's own switches, outside the rules' actions (service.host_action).
-HOST_SWITCHES = ("pause", "resume", "end")
+HOST_SWITCHES = ("pause", "resume", "end", "tv_language")
 
 
 # --- outcomes ----------------------------------------------------------------------------------
@@ -226,6 +226,9 @@ MATRIX = [
     Row(M, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(M, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
     Row(M, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
+    Row(M, "betting",   "/host/tv_language", {"language": "ru"},                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/tv_language", {"language": "xx"},                      (F403,     F403,      F403,      F403,      refused(400))),
+    Row(M, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(M, "betting",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      flash("The bank is not up for auction now."))),
     Row(M, "ended",     "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      flash("This table has ended."))),
     Row(M, "betting",   "/host/kick",        {"seat": "p99", "confirm": "yes"},       (F403,     F403,      F403,      F403,      flash())),
@@ -277,6 +280,9 @@ MATRIX = [
     Row(T, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(T, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
     Row(T, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
+    Row(T, "betting",   "/host/tv_language", {"language": "ru"},                      (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "betting",   "/host/tv_language", {"language": "xx"},                      (F403,     F403,      F403,      F403,      refused(400))),
+    Row(T, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(T, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
     Row(T, "betting",   "/host/gate",        {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(T, "betting",   "/host/nonsense",    {},                                      (F403,     F403,      F403,      F403,      F403)),
@@ -313,6 +319,9 @@ MATRIX = [
     Row(C, "paused",    "/host/resume",      {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(C, "betting",   "/host/end",         {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      ENDS)),
     Row(C, "betting",   "/host/end",         {},                                      (F403,     F403,      F403,      F403,      ASKS)),
+    Row(C, "betting",   "/host/tv_language", {"language": "ru"},                      (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "betting",   "/host/tv_language", {"language": "xx"},                      (F403,     F403,      F403,      F403,      refused(400))),
+    Row(C, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(C, "betting",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      flash())),
     Row(C, "betting",   "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(C, "closed",    "/host/open_doors",  {},                                      (F403,     F403,      F403,      F403,      OK)),

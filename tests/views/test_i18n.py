@@ -3,6 +3,7 @@ and the screen that shows a refusal puts it into the language of the request."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +15,12 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from montones import service
+from montones.config import Config
 from montones.rules import RulesError
 from tests.helpers.nights import HX, Night, flashed, fresh_token, notice
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOGUE = ROOT / "montones/translations/es/LC_MESSAGES"
+TRANSLATIONS = ROOT / "montones/translations"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
 ENGLISH = {"Accept-Language": "en"}
 
@@ -55,6 +57,36 @@ def test_a_bet_over_the_bank_is_refused_in_english_as_before(betting):
     response = bet(betting, "Ben", ENGLISH, heap=1, amount=25)
     assert response.status_code == 422
     assert notice(response) == "The bank holds 20: the most you can bet is 20."
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("de", "Die Bank hält 20: Du kannst höchstens 20 setzen."),
+        ("ru", "В банке 20: ставка не больше 20."),
+    ],
+)
+def test_a_bet_over_the_bank_is_refused_in_german_and_in_russian(betting, language, sentence):
+    response = bet(betting, "Ben", {"Accept-Language": language}, heap=1, amount=25)
+    assert response.status_code == 422
+    assert notice(response) == sentence
+
+
+def test_the_words_a_refusal_is_built_from_are_german_and_russian_too(app):
+    night = Night(app, "Ana", "Ben")
+    data = {"csrf_token": night.tokens["Ana"], "amount": "0"}
+    url = f"/t/{night.code}/a/offer"
+    said = {
+        language: notice(night.clients["Ana"].post(url, data=data, headers={**HX, **headers}))
+        for language, headers in (
+            ("de", {"Accept-Language": "de"}),
+            ("ru", {"Accept-Language": "ru"}),
+        )
+    }
+    assert said == {
+        "de": "Ein Gebot muss mindestens 1 Chip betragen.",
+        "ru": "Заявка: не меньше 1 фишки.",
+    }
 
 
 def test_the_same_table_refuses_each_phone_in_its_own_language(betting):
@@ -161,28 +193,86 @@ def test_the_rules_import_neither_flask_nor_flask_babel():
     assert out.stdout.strip() == "[]"
 
 
-def _catalogue():
-    with open(CATALOGUE / "messages.po", "rb") as f:
+# Every language the switch offers, but the source language, has a catalogue of its own.
+TRANSLATED = [code for code in Config.LANGUAGES if code != "en"]
+PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([sdrif%])")
+
+
+def _catalogue(language: str = "es"):
+    with open(TRANSLATIONS / language / "LC_MESSAGES/messages.po", "rb") as f:
         return read_po(f)
 
 
-def test_every_message_pybabel_extracts_has_a_spanish_translation():
+def _extracted() -> set[str]:
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    extracted = {
+    return {
         found[2] if isinstance(found[2], str) else found[2][0]
         for found in extract_from_dir(str(ROOT), method_map, options_map)
         if not found[0].startswith(("tests", ".venv"))
     }
-    catalogue = _catalogue()
+
+
+def test_every_language_the_switch_offers_but_english_has_a_catalogue():
+    assert set(TRANSLATED) == {
+        path.name for path in TRANSLATIONS.iterdir() if (path / "LC_MESSAGES").is_dir()
+    }
+    assert {"es", "de", "ru"} <= set(TRANSLATED)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_pybabel_extracts_is_translated_and_none_is_fuzzy(language):
+    catalogue = _catalogue(language)
     untranslated = sorted(
         m.id if isinstance(m.id, str) else m.id[0]
         for m in catalogue
         if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else [m.string]))
     )
     known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogue if m.id}
-    assert sorted(extracted - known) == []
+    assert sorted(_extracted() - known) == []
     assert untranslated == []
+
+
+def placeholders(text: str) -> list[str]:
+    """The %-placeholders of a message, sorted (a named one by its name and kind)."""
+    return sorted(f"{name}:{kind}" for name, kind in PLACEHOLDER.findall(text) if kind != "%")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_has_the_placeholders_of_its_english(language):
+    """A translation that drops, adds or misspells a placeholder fails when it is shown (a
+    KeyError) or shows the wrong number: each form of a plural has those of the English
+    plural, every other message those of its English."""
+    wrong = []
+    for m in _catalogue(language):
+        if not m.id:
+            continue
+        if isinstance(m.id, (list, tuple)):
+            english, forms = placeholders(m.id[1]), list(m.string)
+            assert placeholders(m.id[0]) == english, m.id  # the English forms agree too
+        else:
+            english, forms = placeholders(m.id), [m.string]
+        wrong += [(m.id, form) for form in forms if placeholders(form) != english]
+    assert wrong == []
+
+
+def test_the_placeholder_check_sees_a_dropped_a_renamed_and_an_added_placeholder():
+    english = placeholders("the bank holds %(bank)s: the most you can bet is %(most)s")
+    assert placeholders("Die Bank hält %(bank)s: höchstens %(most)s.") == english
+    assert placeholders("Die Bank hält %(bank)s.") != english
+    assert placeholders("Die Bank hält %(bank)s: höchstens %(max)s.") != english
+    assert placeholders("%(bank)s %(most)s %(n)d") != english
+    assert placeholders("100%% sicher") == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_plural_has_as_many_forms_as_its_language_has(language):
+    catalogue = _catalogue(language)
+    expected = {"es": 3, "de": 2, "ru": 3}.get(language, catalogue.num_plurals)
+    assert catalogue.num_plurals == expected
+    plurals = [m for m in catalogue if m.id and isinstance(m.id, (list, tuple))]
+    assert plurals
+    assert [m.id for m in plurals if len(m.string) != expected] == []
 
 
 def _pairs(catalogue) -> dict:
@@ -192,10 +282,11 @@ def _pairs(catalogue) -> dict:
     return {key(m.id): key(m.string) for m in catalogue if m.id}
 
 
-def test_the_compiled_catalogue_is_the_catalogue():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_the_catalogue(language):
     """A fresh clone works without a compile step: the committed .mo is the .po compiled."""
-    with open(CATALOGUE / "messages.mo", "rb") as f:
-        assert _pairs(read_mo(f)) == _pairs(_catalogue())
+    with open(TRANSLATIONS / language / "LC_MESSAGES/messages.mo", "rb") as f:
+        assert _pairs(read_mo(f)) == _pairs(_catalogue(language))
 
 
 def test_a_template_renders_in_the_language_forced_on_it_and_then_in_the_requests_again(app):
@@ -213,3 +304,30 @@ def test_a_template_renders_in_the_language_forced_on_it_and_then_in_the_request
         assert render_template_string("{{ _('Bet on it') }}") == "Apostar a él"
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         assert render_template_string("{{ _('Bet on it') }}") == "Bet on it"
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("ru", {1: "1 фишка", 2: "2 фишки", 5: "5 фишек", 21: "21 фишка", 1250: "1 250 фишек"}),
+        ("de", {1: "1 Chip", 2: "2 Chips", 1250: "1.250 Chips"}),
+        ("en", {1: "1 chip", 2: "2 chips", 1250: "1,250 chips"}),
+    ],
+)
+def test_a_count_of_chips_takes_its_languages_plural_and_digits(app, language, counts):
+    """The phone's chips, as _status.html writes them: the number in the locale's digits, the
+    word in the form the number asks for (Russian has three)."""
+    source = '{{ n | number }} {{ ngettext("chip", "chips", n) }}'
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        shown = {n: app.jinja_env.from_string(source).render(n=n) for n in counts}
+    assert {n: text.replace("\u00a0", " ") for n, text in shown.items()} == counts
+
+
+def test_a_time_of_the_history_is_written_as_the_language_writes_it(app):
+    source = "{{ '2026-12-01T21:41:00+00:00' | hour }}"
+    times = {}
+    for language in ("en", "de", "ru"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            times[language] = app.jinja_env.from_string(source).render()
+    assert times["de"] == times["ru"] == "21:41"
+    assert times["en"].replace("\u202f", " ") == "9:41 PM"

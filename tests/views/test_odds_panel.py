@@ -68,11 +68,15 @@ def test_the_panel_is_no_live_region_so_an_update_never_closes_it(montones_night
     """It sits between the felt and the bar, and no fragment a phone fetches carries it."""
     client, url = montones_night.clients["Ben"], f"/t/{montones_night.code}"
     text = client.get(url).get_data(as_text=True)
-    assert text.index('id="felt"') < text.index('<details class="help">') < text.index('id="bar"')
-    assert "</section>" in between(text, 'id="felt"', '<details class="help">')
+    assert (
+        text.index('id="felt"')
+        < text.index('<details class="help" id="help">')
+        < text.index('id="bar"')
+    )
+    assert "</section>" in between(text, 'id="felt"', '<details class="help" id="help">')
     for region in ("all", "mine", "felt", "odds"):
         fragment = client.get(f"{url}/p/{region}", headers=HX).get_data(as_text=True)
-        assert '<details class="help">' not in fragment
+        assert '<details class="help" id="help">' not in fragment
         assert "data-edge" not in fragment  # Montones' odds never change: nothing to push
 
 
