@@ -356,21 +356,12 @@ def _require_banker(state: State, pid: str) -> None:
         raise RulesError("only the banker can do that")
 
 
-def active(state: State) -> list[str]:
-    return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
-
-
-def _left_of(state: State, pid: str) -> list[str]:
-    """Seats in order from the one to the left of ``pid`` (the next seat), ``pid`` last."""
-    seats = state["seats"]
-    start = seats.index(pid)
-    ring = seats[start + 1 :] + seats[: start + 1]
-    return [p for p in ring if not state["players"][p].get("left")]
+active = table.active
 
 
 def _right_of(state: State, pid: str) -> str | None:
     """The punter on ``pid``'s right: the previous seat in joining order."""
-    others = [p for p in _left_of(state, pid) if p != pid]
+    others = [p for p in table.left_of(state, pid) if p != pid]
     return others[-1] if others else None
 
 
@@ -385,25 +376,12 @@ top_up = table.top_up
 
 @action
 def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
-    """Everyone draws a card; the highest (K high, A low) is the first banker, as in Monte.
-    Equal highest draw again."""
+    """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
+    draw again)."""
     _require_phase(state, SEATING)
-    drawing = active(state)
-    if len(drawing) < 2:
-        raise RulesError("Monte needs at least two players")
-    order = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
-    rounds = []
-    while len(drawing) > 1:
-        if len(order) < len(drawing):
-            order = FRENCH.shuffled(_rng)
-        draw = {pid: order.pop(0) for pid in drawing}
-        rounds.append(draw)
-        best = max(FRENCH.rank(card) for card in draw.values())
-        drawing = [pid for pid in drawing if FRENCH.rank(draw[pid]) == best]
-    state["draws"] = rounds
-    state["banker"] = drawing[0]
-    state["phase"] = BANK
-    events.append({"type": "drawn", "draws": rounds, "banker": drawing[0]})
+    rounds, banker = table.draw_first_banker(active(state), FRENCH, deck, _rng)
+    state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
+    events.append({"type": "drawn", "draws": rounds, "banker": banker})
 
 
 @action
@@ -745,16 +723,9 @@ def _pass_bank(state: State, events: Events, why: str) -> None:
     state["deal"] = None
     state["deck"] = []
     state["shuffle"] = None
-    rounds = state["settings"]["banks_each"]
-    for pid in _left_of(state, banker) if banker in state["seats"] else active(state):
-        if state["banks"][pid] >= rounds:
-            continue
-        if state["players"][pid]["chips"] < state["settings"]["min_bet"]:
-            state["banks"][pid] += 1  # nothing to put up: the turn goes by
-            events.append({"type": "bank_skipped", "player": pid})
-            continue
-        state["banker"] = pid
-        state["phase"] = BANK
+    following = table.next_banker(state, events, banker, least=state["settings"]["min_bet"])
+    if following is not None:
+        state["banker"], state["phase"] = following, BANK
         return
     state["banker"] = None
     state["phase"] = FINISHED

@@ -224,9 +224,7 @@ def _require_banker(state: State, pid: str) -> None:
         raise RulesError("only the banker can do that")
 
 
-def active(state: State) -> list[str]:
-    """Seated players, in seat order (to the left is the next seat)."""
-    return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
+active = table.active
 
 
 @action
@@ -261,27 +259,12 @@ def leave(state: State, events: Events, pid: str) -> None:
 
 @action
 def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
-    """Everyone draws a card; the highest (K high, A low) is the first banker.
-
-    Equal highest draw again from the same deck, as often as needed.
-    """
+    """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
+    draw again)."""
     _require_phase(state, SEATING)
-    drawing = active(state)
-    if len(drawing) < 2:
-        raise RulesError("Monte needs at least two players")
-    order = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
-    rounds = []
-    while len(drawing) > 1:
-        if len(order) < len(drawing):
-            order = FRENCH.shuffled(_rng)
-        draw = {pid: order.pop(0) for pid in drawing}
-        rounds.append(draw)
-        best = max(FRENCH.rank(card) for card in draw.values())
-        drawing = [pid for pid in drawing if FRENCH.rank(draw[pid]) == best]
-    state["draws"] = rounds
-    state["banker"] = drawing[0]
-    state["phase"] = BANK
-    events.append({"type": "drawn", "draws": rounds, "banker": drawing[0]})
+    rounds, banker = table.draw_first_banker(active(state), FRENCH, deck, _rng)
+    state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
+    events.append({"type": "drawn", "draws": rounds, "banker": banker})
 
 
 @action
@@ -312,7 +295,7 @@ def put_up_bank(
     state["shuffle"] = new_shuffle(state["deck"])
     state["discards"] = []
     state["coups"] = 0
-    others = [p for p in _left_of(state, pid) if p != pid]
+    others = [p for p in table.left_of(state, pid) if p != pid]
     state["cutter"] = others[0] if others else None
     state["cut_started"] = now
     state["phase"] = CUT
@@ -326,14 +309,6 @@ def put_up_bank(
     )
     if state["cutter"] is None:
         _cut(state, events, None, "nobody to cut")
-
-
-def _left_of(state: State, pid: str) -> list[str]:
-    """Seats in order starting with the one to the left of ``pid``."""
-    seats = state["seats"]
-    start = seats.index(pid)
-    ring = seats[start + 1 :] + seats[: start + 1]
-    return [p for p in ring if not state["players"][p].get("left")]
 
 
 def _cut(state: State, events: Events, position: int | None, how: str) -> None:
@@ -474,16 +449,9 @@ def _pass_bank(state: State, events: Events, why: str) -> None:
     state["bank"] = 0
     state["coup"] = None
     state["deck"] = []
-    rounds = state["settings"]["banks_each"]
-    for pid in _left_of(state, banker) if banker in state["seats"] else active(state):
-        if state["banks"][pid] >= rounds:
-            continue
-        if state["players"][pid]["chips"] == 0:
-            state["banks"][pid] += 1  # nothing to put up: the turn goes by
-            events.append({"type": "bank_skipped", "player": pid})
-            continue
-        state["banker"] = pid
-        state["phase"] = BANK
+    following = table.next_banker(state, events, banker, least=1)
+    if following is not None:
+        state["banker"], state["phase"] = following, BANK
         return
     state["banker"] = None
     state["phase"] = FINISHED

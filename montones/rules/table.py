@@ -199,6 +199,56 @@ _LIKE_LATIN = str.maketrans(
 )
 
 
+def left_of(state: State, pid: str) -> list[str]:
+    """The seats still at the table in order from the one to the left of ``pid`` (the next
+    seat), ``pid`` last."""
+    seats = state["seats"]
+    start = seats.index(pid)
+    ring = seats[start + 1 :] + seats[: start + 1]
+    return [p for p in ring if not state["players"][p].get("left")]
+
+
+def active(state: State) -> list[str]:
+    """The players still at the table, in seat order (to the left is the next seat)."""
+    return [pid for pid in state["seats"] if not state["players"][pid].get("left")]
+
+
+def next_banker(state: State, events: Events, banker: str, least: int) -> str | None:
+    """Who takes the bank after ``banker``: the next player to the left still owed a bank
+    (``banks_each``); one with fewer than ``least`` chips has nothing to put up, and their turn
+    goes by (it counts as a bank). None when every player has had their banks."""
+    for pid in left_of(state, banker) if banker in state["seats"] else active(state):
+        if state["banks"][pid] >= state["settings"]["banks_each"]:
+            continue
+        if state["players"][pid]["chips"] < least:
+            state["banks"][pid] += 1
+            events.append({"type": "bank_skipped", "player": pid})
+            continue
+        return pid
+    return None
+
+
+def draw_first_banker(
+    drawing: list[str], deck: Any, order: list[str] | None, rng: Any
+) -> tuple[list[dict[str, str]], str]:
+    """The draw for the first bank: each of ``drawing`` draws a card of ``deck`` (``order``:
+    the cards as they come, else shuffled with ``rng``); the highest rank deals, and the
+    equal highest draw again, from the same cards while they last. Returns the rounds drawn
+    and the banker."""
+    if len(drawing) < 2:
+        raise RulesError("Monte needs at least two players")
+    order = deck.parse_order(order) if order is not None else deck.shuffled(rng)
+    rounds = []
+    while len(drawing) > 1:
+        if len(order) < len(drawing):
+            order = deck.shuffled(rng)
+        draw = {pid: order.pop(0) for pid in drawing}
+        rounds.append(draw)
+        best = max(deck.rank(card) for card in draw.values())
+        drawing = [pid for pid in drawing if deck.rank(draw[pid]) == best]
+    return rounds, drawing[0]
+
+
 def check_cut(pid: str, cutter: str | None, position: object) -> None:
     """Refuse a cut by anyone but the punter whose turn it is, or of no number of cards."""
     if pid != cutter:
