@@ -18,7 +18,7 @@ from flask_babel import get_locale
 from montones import create_app
 from montones.config import Config, TestConfig
 from montones.rules.games import GAMES
-from tests.helpers.nights import HX, MonteNight, Night
+from tests.helpers.nights import HX, CasinoNight, MonteNight, Night
 
 LANGUAGES = Config.LANGUAGES
 ACCEPT = {code: {"Accept-Language": f"{code};q=1.0"} for code in LANGUAGES}
@@ -85,7 +85,7 @@ def ok(response):
 
 @pytest.fixture(scope="module")
 def walked(night_app):
-    """Both games from the lobby to the end of the night, every screen opened on the way."""
+    """The three games from the lobby to the end of the night, every screen opened on the way."""
     app = night_app
     guest = app.test_client()
     visit(app, guest, "/")
@@ -119,6 +119,8 @@ def walked(night_app):
     screens(app, night, ["Ana", "Ben"])
     verify = f"/t/{night.code}/verify/1"
     visit(app, night.clients["Ben"], verify)
+    ok(night.host_do("kick", seat=night.seats["Eva"]))  # a phone the host sent away
+    visit(app, night.clients["Eva"], f"/t/{night.code}")
     ok(night.host_do("tv_language", language="ru"))
     visit(app, night.host, f"/t/{night.code}/tv")
     ok(night.host_do("end"))  # an ended table's phones are sent to the standings
@@ -153,6 +155,36 @@ def walked(night_app):
     visit(app, monte.host, f"/t/{monte.code}/host")
     visit(app, monte.clients["Ana"], f"/t/{monte.code}/standings")
     visit(app, monte.clients["Ana"], f"/t/{monte.code}/verify/1")
+
+    # Casino Monte Bank: the draw, the bank, the cut, a bet, the cards turned, "Aces" to the end.
+    casino = CasinoNight(app, "Ana", "Ben", "Eva")
+    visit(app, guest, f"/rules/monte_bank?t={casino.code}")
+    screens(app, casino, ["Ana", "Ben"])
+    casino.draw()
+    screens(app, casino, ["Ana", "Ben"])
+    casino.put_up(50)
+    screens(app, casino, ["Ana", "Ben"])
+    casino.cut()
+    screens(app, casino, casino.punters + [casino.banker])
+    punter = casino.punters[0]
+    ok(casino.tap(punter, "ul", 5))
+    screens(app, casino, [punter, casino.banker])
+    ok(casino.do(casino.banker, "close", stage=casino.stage()))
+    screens(app, casino, [punter, casino.banker])
+    while casino.state()["phase"] != "finished":
+        phase = casino.state()["phase"]
+        if phase == "betting":
+            ok(casino.do(casino.banker, "close", stage=casino.stage()))
+        elif phase == "deal_over":
+            ok(casino.do(casino.banker, "aces", stage=casino.stage()))
+        elif phase == "bank":
+            screens(app, casino, ["Ana", "Ben"], host=False)
+            casino.put_up(50)
+        elif phase == "cut":
+            casino.cut()
+    visit(app, casino.host, f"/t/{casino.code}/tv")
+    visit(app, casino.host, f"/t/{casino.code}/host")
+    visit(app, casino.clients["Ana"], f"/t/{casino.code}/standings")
     return app.extensions["watched"]
 
 
@@ -221,7 +253,7 @@ def test_the_tv_speaks_the_language_the_host_sets_for_the_table(app):
     assert '<html lang="de">' in page
     assert "QR-Code zum Mitspielen" in page
     region = tv.get(f"/t/{night.code}/tv/p/all", headers={**spanish_tv, **HX}).text
-    assert "Wer übernimmt die Bank?" in region
+    assert "Jetzt bietet jemand auf seinem Handy auf die Bank." in region  # the TV's lobby
     ok(night.host_do("tv_language", language=""))  # back to the TV's own browser
     assert '<html lang="es">' in tv.get(f"/t/{night.code}/tv", headers=spanish_tv).text
 
