@@ -451,19 +451,17 @@ class Server:
             self._out(conn, _simple(500))
             return
         try:
-            chunks = iter(body)
-            held = None  # one chunk held back: if it is the last, the length is known
-            for chunk in chunks:
-                if not chunk:
-                    continue
-                if held is not None:
-                    emit(held, more=True)
-                held = chunk
+            # A body of unknown length is sent as it comes (chunked): a Flask response that is
+            # data has its Content-Length already.
+            for chunk in body:
+                if chunk:
+                    emit(chunk, more=True)
                 if conn.broken or conn.closed:
                     return
             if not head:
                 raise RuntimeError("the app never called start_response")
-            emit(held or b"", more=False)
+            if not sent[0]:
+                emit(b"", more=False)
             if framing["chunked"] and conn.detach is None:
                 self._out(conn, b"0\r\n\r\n")
         except Exception:

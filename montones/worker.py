@@ -13,7 +13,6 @@ import os
 
 from gunicorn.workers.base import Worker as BaseWorker
 
-from montones import channel
 from montones.server import Server
 
 
@@ -21,13 +20,14 @@ class Worker(BaseWorker):
     server: Server | None = None
 
     def run(self) -> None:
+        live = getattr(self.wsgi, "extensions", {}).get("live")  # montones' live channel
         self.server = Server(
             self.wsgi,
             [listener.sock for listener in self.sockets],
             threads=self.cfg.threads,
             keepalive=self.cfg.keepalive,
             multiprocess=self.cfg.workers > 1,
-            on_stop=channel.of(self.wsgi).close,
+            on_stop=live.close if live is not None else None,
             tick=self._tick,
         )
         if not self.alive:  # a SIGTERM before the server was made
