@@ -40,8 +40,10 @@ from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 # Threads that run the app. A stream holds none, so these only bound the requests the app works
-# on at once; the rest wait, complete, in a queue.
-THREADS = 32
+# on at once; the rest wait, complete, in a queue. On SQLite the writes take turns (service/
+# store.py), and a fast table's punters each keep a tap waiting for that turn: 32 threads could
+# all be waiting there while the reads queued behind them (docs/performance.md, "Serving").
+THREADS = 64
 # How long an idle kept-alive connection stays open. A phone fetches now and then (after its own
 # taps); with gunicorn's 2 s, its next fetch often met the server closing the connection
 # ("Server disconnected"). An idle connection waits in the selector, not in a thread.
