@@ -133,17 +133,23 @@ def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path
 
 
 def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_path):
-    """As on Windows, where gunicorn installs but imports fcntl and fails."""
-    broken = tmp_path / "broken" / "gunicorn"
-    broken.mkdir(parents=True)
-    (broken / "__init__.py").write_text("raise ImportError(\"No module named 'fcntl'\")\n")
+    """As on Windows, where gunicorn installs but does not import (it needs fcntl): without
+    gunicorn and without the POSIX-only modules, `montones serve` serves the night, streams
+    and all."""
+    windows_like = tmp_path / "windows_like"
+    windows_like.mkdir()
+    (windows_like / "sitecustomize.py").write_text(
+        "import sys\n"
+        "for name in ('gunicorn', 'fcntl', 'resource', 'pwd', 'grp', 'termios'):\n"
+        "    sys.modules[name] = None  # importing it raises ImportError\n"
+    )
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'm.sqlite'}",
         "SECRET_KEY": "x",
         "PYTHONPATH": os.pathsep.join(
-            [str(tmp_path / "broken"), *filter(None, [os.environ.get("PYTHONPATH")])]
+            [str(windows_like), *filter(None, [os.environ.get("PYTHONPATH")])]
         ),
     }
     log = open(tmp_path / "serve.log", "w+b")
@@ -168,6 +174,14 @@ def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_pa
         assert answered is not None and answered.status_code == 200, printed[-2000:]
         assert "Serving with portable" in printed
         assert "gunicorn" not in printed.replace("Serving with portable", "")
+        from tests.helpers.liveserver import create_table
+
+        code, _host = create_table(url.rstrip("/"))
+        timeout = httpx.Timeout(10, read=5)
+        with httpx.stream("GET", f"{url}t/{code}/stream?screen=tv", timeout=timeout) as live:
+            assert live.status_code == 200
+            lines = live.iter_lines()
+            assert any(line == "event: felt" for line, _ in zip(lines, range(50), strict=False))
     finally:
         stop_server(process)
         log.close()
