@@ -529,21 +529,21 @@ class Server:
         return "".join(out).encode("latin-1"), chunked
 
     def _out(self, conn: Conn, data: bytes) -> None:
-        """Queue ``data`` for ``conn``, sending what the socket takes now; wait while too much
-        is unsent."""
+        """Queue ``data`` for ``conn``, sending what the socket takes now. While more than
+        ``OUT_MAX`` bytes of what came before are unsent, wait for the reader first: a long body
+        made piece by piece is held back by its reader, while an answer made whole (any
+        Flask answer with data) leaves its thread at once."""
         with conn.lock:
-            if conn.closed or conn.broken:
-                return
-            conn.out += data
-            conn.send()
-            if not conn.out:
-                return
-            self._post(conn, "flush")
             ends = time.monotonic() + WRITE_TIMEOUT
             while len(conn.out) > OUT_MAX and not (conn.closed or conn.broken):
                 if not conn.drained.wait(ends - time.monotonic()):
                     conn.broken = True
-                    return
+            if conn.closed or conn.broken:
+                return
+            conn.out += data
+            conn.send()
+            if conn.out:
+                self._post(conn, "flush")
 
     def _environ(self, conn: Conn, request: Request) -> dict:
         host, port = self._address(conn)
