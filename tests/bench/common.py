@@ -31,7 +31,7 @@ REPO = TESTS_DIR.parent
 sys.path.insert(0, str(REPO))  # a script: the tests' helpers are the package tests.helpers
 
 from montones.server import KEEPALIVE  # noqa: E402  (the settings `montones serve` uses)
-from tests.helpers.liveserver import free_port, start_server  # noqa: E402
+from tests.helpers.liveserver import free_port, serving_pid, start_server  # noqa: E402
 
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -77,14 +77,9 @@ def children(pid: int) -> list[int]:
 
 
 def worker_pid(arbiter: subprocess.Popen, wait: float = 10.0) -> int | None:
-    """The one gunicorn worker under an arbiter we started."""
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        pids = children(arbiter.pid)
-        if pids:
-            return pids[0]
-        time.sleep(0.05)
-    return None
+    """The process that serves: the one gunicorn worker under an arbiter we started, or the
+    portable server itself."""
+    return serving_pid(arbiter, wait)
 
 
 def cpu_seconds(pid: int) -> float:
