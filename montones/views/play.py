@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import secrets
 
@@ -13,6 +14,7 @@ from flask_babel import gettext as _
 from montones import chart, history, limits, security, service
 from montones.rules.games import game
 from montones.views import updates
+from montones.views.tv import in_table_language
 from montones.views.common import (
     actor_for,
     asked_action,
@@ -313,9 +315,11 @@ def standings_chart(code):
     table = service.get_table(code)
     screen = "tv" if request.args.get("screen") == "tv" else "phone"
     names = {seat: p["name"] for seat, p in table.state["players"].items()}
-    svg = chart.standings_svg(
-        service.chips_over_night(table), names, screen, _("Chips over the night"), number
-    )
+    # The TV's chart speaks the TV's language, as the rest of the TV does.
+    with in_table_language(table) if screen == "tv" else contextlib.nullcontext():
+        svg = chart.standings_svg(
+            service.chips_over_night(table), names, screen, _("Chips over the night"), number
+        )
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = security.IMAGE_CSP
     # The page asks for it with the table's version in the address; the language may change.

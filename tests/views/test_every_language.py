@@ -258,6 +258,17 @@ def test_the_tv_speaks_the_language_the_host_sets_for_the_table(app):
     assert '<html lang="es">' in tv.get(f"/t/{night.code}/tv", headers=spanish_tv).text
 
 
+def test_the_tvs_chart_speaks_the_tables_language_and_a_phones_its_own(app):
+    night = Night(app, "Ana", "Ben")
+    ok(night.host_do("tv_language", language="de"))
+    english = {"Accept-Language": "en"}
+    viewer = app.test_client()
+    tv_chart = viewer.get(f"/t/{night.code}/standings.svg?screen=tv", headers=english).text
+    assert "Chips im Lauf des Abends" in tv_chart
+    phone_chart = viewer.get(f"/t/{night.code}/standings.svg?screen=phone", headers=english).text
+    assert "Chips over the night" in phone_chart
+
+
 def test_the_host_page_offers_the_tv_every_language_and_refuses_another(app):
     night = Night(app, "Ana")
     page = night.host.get(f"/t/{night.code}/host").text
