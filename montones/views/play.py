@@ -14,7 +14,6 @@ from flask_babel import gettext as _
 from montones import chart, history, limits, security, service
 from montones.rules.games import game
 from montones.views import updates
-from montones.views.tv import in_table_language
 from montones.views.common import (
     actor_for,
     asked_action,
@@ -28,6 +27,7 @@ from montones.views.common import (
     table_view,
     wants_fragment,
 )
+from montones.views.tv import in_table_language
 
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
