@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.test_show import check_phone
 from tests.helpers.screens import PHONE, TV, join, screenshot
 
 TIMEOUT = 10_000
@@ -103,6 +104,10 @@ def play_deal(number, banker, punters, tv):
     expect(tv.locator("#felt .chip")).to_have_count(6)
     expect(second.locator("#bar .my-bets li")).to_have_count(2, timeout=TIMEOUT)
     screenshot(first, f"monte-bank-phone-betting-{number}")
+    # The bar a third of the phone at most; every position can be scrolled clear of it and of
+    # the status, as every heap can.
+    check_phone(first, "#felt .mb__pos")
+    check_phone(second, "#felt .mb__pos")
     screenshot(second, f"monte-bank-phone-monte-carlo-{number}")
     screenshot(tv, f"monte-bank-tv-betting-{number}")
 

@@ -160,6 +160,7 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     host.on("dialog", lambda dialog: dialog.accept())
     host.reload()
     host.get_by_role("button", name="End the night").click()
+    host.get_by_role("button", name="Yes, end the night").click()  # it asks first, on a page
     expect(tv.locator(".finale__winner")).to_be_visible(timeout=TIMEOUT)
     expect(tv.locator(".final .chip")).to_have_count(2)
     expect(tv.locator(".finale .chart__img")).to_be_visible()

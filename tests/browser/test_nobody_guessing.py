@@ -128,7 +128,9 @@ def test_a_montones_night_leaves_nobody_guessing(chromium, server):
     )
     screenshot(ana, "guess-phone-confirm-tres")
     ana.get_by_role("button", name="Yes: three more hands").click()
-    expect(ana.locator("#status")).to_contain_text("tres últimas manos: 3 left", timeout=TIMEOUT)
+    expect(ana.locator("#status")).to_contain_text(
+        "tres últimas manos: 3 hands left", timeout=TIMEOUT
+    )
 
     # No page so far logged a console error (a missing #intent did, on every tap).
     assert errors == [], errors

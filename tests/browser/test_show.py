@@ -131,13 +131,18 @@ def test_eight_heaps_fill_the_tv_and_leave_the_phone_its_table(chromium, server)
     # The host ends the night: the TV shows the winner, the ranking and the chart, no QR code.
     host.reload()
     host.get_by_role("button", name="End the night").click()
+    host.get_by_role("button", name="Yes, end the night").click()  # it asks first, on a page
     expect(tv.locator(".finale__winner")).to_be_visible(timeout=TIMEOUT)
     expect(tv.locator(".final .chip")).to_have_count(3)
     expect(tv.locator(".finale .chart__img")).to_be_visible()
     expect(tv.locator(".join-corner")).to_have_count(0)
-    first = re.search(r"(\w+) wins with (\d+) chips", tv.locator(".finale__winner").inner_text())
-    assert first, tv.locator(".finale__winner").inner_text()
     screenshot(tv, "show-tv-end-of-night")
+    # One winner, or (the deck is random) several who end level.
+    first = re.search(
+        r"(\w+) wins with (\d+) chips|share the win with (\d+) chips",
+        tv.locator(".finale__winner").inner_text(),
+    )
+    assert first, tv.locator(".finale__winner").inner_text()
     problems += serious_violations(tv) + serious_violations(host)
     assert not problems, "\n".join(problems)
 
