@@ -50,6 +50,7 @@ from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
 from montones.rules import casino, heaps, monte
 from montones.rules.games import GAMES as ENGINES
+from montones.rules.table import TABLE_DEFAULTS, looks
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -413,10 +414,12 @@ class LedgerMachine(RuleBasedStateMachine):
         clean = name.strip()
         # A name stays its seat's, sent away or not (one line in the standings); a phone whose
         # last seat here was sent away sits down again only when the host lets it back in.
-        taken = {t.names[s].casefold() for s in t.seats}
+        taken = {looks(t.names[s]) for s in t.seats}
         mine = [s for s, p in t.seats.items() if p is phone]
         sent_away = bool(mine) and t.left(mine[-1])
-        ok = not sent_away and 0 < len(clean) <= 24 and clean.casefold() not in taken
+        # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted).
+        full = sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
+        ok = not sent_away and not full and 0 < len(clean) <= 24 and looks(clean) not in taken
         response = phone.client.post(
             f"/t/{t.code}/join", data={"csrf_token": phone.token, "name": name}
         )
