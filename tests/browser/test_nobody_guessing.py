@@ -171,10 +171,12 @@ def test_monte_the_banker_sees_no_bet_here_and_the_clock_cut_is_said(chromium, s
     for page in (anna, ben):
         console_errors(page, errors)
     host.get_by_role("button", name="Draw for the first banker").click()
-    banker = anna if "banker" in anna.locator("#status").inner_text() else ben
-    expect(banker.get_by_role("button", name="Put up the bank")).to_be_visible(timeout=TIMEOUT)
-    banker = anna if anna.get_by_role("button", name="Put up the bank").count() else ben
+    # Read who banks only once the draw is on Anna's screen: before it, her status line is
+    # still the one from before the draw.
+    expect(anna.locator("#felt")).to_contain_text("drew the highest card", timeout=TIMEOUT)
+    banker = ben if "Ben drew the highest card" in anna.locator("#felt").inner_text() else anna
     punter = ben if banker is anna else anna
+    expect(banker.get_by_role("button", name="Put up the bank")).to_be_visible(timeout=TIMEOUT)
     banker.get_by_role("button", name="Put up the bank").click()
     # The punter does not cut: after two seconds the deck is cut for them, and every screen
     # says so.
