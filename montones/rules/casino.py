@@ -20,7 +20,7 @@ from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
-from montones.rules.settlement import WON, cover
+from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
 _rng = secrets.SystemRandom()
@@ -871,7 +871,12 @@ def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
     """A deal's settled lines with each player's name and where each part lay."""
     placed = {b["id"]: b for b in deal["bets"]}
     lines = []
-    for line in result["settled"]:
+    settled = explain(
+        result["settled"],
+        result["bank"],
+        lambda line: PAYS[line["part"]] * line["stake"] if line["result"] == WON else line["stake"],
+    )
+    for line in settled:
         part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
         lines.append({**part, **line, "name": names[line["player"]]})
     return lines

@@ -333,3 +333,18 @@ def test_a_cross_is_two_taps_on_the_layout_and_the_bar_says_what_the_next_tap_do
         ("cross", "ul", "lr"),
         ("round", "ll", None),
     ]
+
+
+def test_a_win_the_short_bank_paid_in_part_is_said_on_the_tv_and_to_its_punter(app):
+    """Bank 10: Ben's double of 6 is paid first (the largest stake), leaving 4 for Ana's round of
+    4, owed 12."""
+    night = betting(app, deck=FIRST_CARD, bank=10)
+    ana, ben = night.punters
+    night.tap(ana, "ul", 4)
+    night.tap(ben, "upper", 6)
+    night.do(night.banker, "close", stage=night.stage())
+    shown = text(night.host.get(f"/t/{night.code}/tv"))
+    assert "round on upper left · ▲ +3 (levy 1) won 12, but the bank held only 4: paid 4" in shown
+    assert "double upper · ▲ +5 (levy 1) won" not in shown  # paid in full
+    mine = text(night.clients[ana].get(f"/t/{night.code}"))
+    assert "round on upper left: you won 12, but the bank held only 4: paid 4" in mine
