@@ -20,7 +20,7 @@ from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
-from montones.rules.settlement import WON, cover
+from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
 _rng = secrets.SystemRandom()
@@ -512,9 +512,11 @@ def parse_spot(spot: object) -> dict[str, str]:
 
 
 def tapped(params: dict[str, Any]) -> dict[str, str]:
-    """The bet a tap on the layout makes: a side is a double on it; a position is a round on
-    it, a cross from it against the position chosen, or a Monte Carlo on it against that
-    position with the side chosen (the phone's bar holds the kind, the position and the side)."""
+    """The bet a tap on the layout makes (the phone's bar holds the kind, the stake, a Monte
+    Carlo's cross card and side). A side is a double on it. On the layout (``bet_kind``
+    ``layout``) a position is tapped twice: ``first`` is the one tapped before, so the same
+    position again is a round on it and another one a cross, the first against this one. A
+    Monte Carlo is on the position tapped, against the position and with the side chosen."""
     at, kind = params["at"], params["bet_kind"]
     if at in SIDES:
         return {"kind": "double", "side": at}
@@ -522,14 +524,13 @@ def tapped(params: dict[str, Any]) -> dict[str, str]:
         raise RulesError(
             "there is no position %(position)r: the positions are ul, ur, ll and lr", position=at
         )
-    if kind == "round":
-        return {"kind": kind, "on": at}
-    if kind == "cross":
-        return {"kind": kind, "on": at, "against": params["against"]}
+    if kind == "layout":
+        first = params.get("first") or at
+        if first == at:
+            return {"kind": "round", "on": at}
+        return {"kind": "cross", "on": first, "against": at}
     if kind == "monte_carlo":
         return {"kind": kind, "on": at, "against": params["against"], "side": params["side"]}
-    if kind == "double":
-        raise RulesError("a double is on a side: tap upper, lower, left or right")
     raise RulesError(
         "there is no bet %(kind)r: a bet is a round, a cross, a double or a Monte Carlo",
         kind=kind,
@@ -870,7 +871,12 @@ def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
     """A deal's settled lines with each player's name and where each part lay."""
     placed = {b["id"]: b for b in deal["bets"]}
     lines = []
-    for line in result["settled"]:
+    settled = explain(
+        result["settled"],
+        result["bank"],
+        lambda line: PAYS[line["part"]] * line["stake"] if line["result"] == WON else line["stake"],
+    )
+    for line in settled:
         part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
         lines.append({**part, **line, "name": names[line["player"]]})
     return lines
@@ -1026,6 +1032,7 @@ ACTIONS: dict[str, Action] = {
         (
             Field("at", Phrase("The place"), str),
             Field("bet_kind", Phrase("The kind of bet"), str),
+            Field("first", Phrase("The position tapped first"), str, optional=True),
             Field("against", Phrase("The position it plays against"), str),
             Field("side", Phrase("The side"), str),
             Field("amount", Phrase("The amount")),

@@ -21,7 +21,7 @@ from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
-from montones.rules.settlement import VOID, WON, cover
+from montones.rules.settlement import VOID, WON, cover, explain
 from montones.rules.table import (
     Action,
     Events,
@@ -753,14 +753,17 @@ def explained(result: dict) -> list[dict]:
     was settled; ``owed``, what the bet would have come to had the bank held enough (its
     payout if it won, its stake if it lost); ``capped``, a pagando y cobrando played for the
     declarer's chips, not for the whole bank."""
-    held = result["bank_before"]
-    lines = []
-    for line in result["settled"]:
-        owed = _full_payout(line, result["cards"]) if line["result"] == WON else line["stake"]
-        capped = line["kind"] == "whole_bank" and line["stake"] < held
-        lines.append({**line, "held": held, "owed": owed, "capped": capped})
-        held -= line["net"]
-    return lines
+    lines = explain(
+        result["settled"],
+        result["bank"],
+        lambda line: (
+            _full_payout(line, result["cards"]) if line["result"] == WON else line["stake"]
+        ),
+    )
+    return [
+        {**line, "capped": line["kind"] == "whole_bank" and line["stake"] < line["held"]}
+        for line in lines
+    ]
 
 
 def _full_payout(line: dict, cards: list[str]) -> int:

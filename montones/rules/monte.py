@@ -15,7 +15,7 @@ from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
-from montones.rules.settlement import cover
+from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
 _rng = secrets.SystemRandom()
@@ -579,7 +579,16 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "result": result
         and {
             **result,
-            "settled": [{**line, "name": names[line["player"]]} for line in result["settled"]],
+            "settled": [
+                {**line, "name": names[line["player"]]}
+                for line in explain(
+                    result["settled"],
+                    result["bank"],
+                    lambda line: (
+                        result["odds"] * line["stake"] if line["result"] == WON else line["stake"]
+                    ),
+                )
+            ],
         },
         "draws": [
             [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]

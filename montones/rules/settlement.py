@@ -6,6 +6,8 @@ and cover when a generous banker's 3 to 1 leaves the bank short.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 WON, LOST, VOID = "won", "lost", "void"
 
 
@@ -21,3 +23,20 @@ def cover(bank: int, won: bool, stake: int, payout: int) -> tuple[str, int]:
     if won:
         return WON, min(payout, bank)
     return LOST, -min(stake, bank)
+
+
+def explain(settled: list[dict], bank_after: int, owed: Callable[[dict], int]) -> list[dict]:
+    """Settled lines, in the order the bank settled them, with what makes a cover plain:
+    ``held``, what the bank held when the line came to be settled; ``owed``, what the bet would
+    have come to had the bank held enough (its payout if it won, its stake if it lost). A line
+    paid less than ``owed``, or that lost less than its stake, was covered only in part.
+
+    Each line moved ``net`` (and its ``levy``, if any) out of the bank, so what it held before
+    the first is the bank after with every line undone.
+    """
+    held = bank_after + sum(line["net"] + line.get("levy", 0) for line in settled)
+    lines = []
+    for line in settled:
+        lines.append({**line, "held": held, "owed": owed(line)})
+        held -= line["net"] + line.get("levy", 0)
+    return lines

@@ -55,9 +55,9 @@ class Action:
     confirm: bool = False
 
     def params(self, state: State, who: str, given: dict[str, Any]) -> dict[str, Any]:
-        """The action's parameters from those given: its fields only, the all-in chip
-        worked out."""
-        params = {field.name: given[field.name] for field in self.fields}
+        """The action's parameters from those given: its fields only (an optional one left
+        out stays out), the all-in chip worked out."""
+        params = {f.name: given[f.name] for f in self.fields if f.name in given or not f.optional}
         if self.all_in is not None and params.get("amount") == ALL_IN:
             params["amount"] = self.all_in(state, who)
         return params

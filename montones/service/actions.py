@@ -203,7 +203,7 @@ def _act(
         who = actor.seat
     if stage_seen is not None and stage_seen != stage(table.state):
         raise Stale("The table moved on before your tap arrived: here it is now.")
-    missing = [field.name for field in spec.fields if field.name not in params]
+    missing = [f.name for f in spec.fields if f.name not in params and not f.optional]
     if missing:
         raise ServiceError("Missing %(names)s.", names=", ".join(missing))
     try:

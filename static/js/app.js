@@ -130,6 +130,14 @@
     if (custom) { custom.value = ""; }
   });
 
+  // Casino Monte Bank: the card chosen by a first tap is used by the tap that places the bet (its
+  // value is already in the request): the next bet starts from no card chosen.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    var none = document.getElementById("first-none");
+    if (none && form && form.classList && form.classList.contains("mb__tap")) { none.checked = true; }
+  });
+
   // A tap that got no answer to show (the network, a server error) is said too, never silent.
   function tapFailed(show) {
     var note = document.getElementById("tap-failed");

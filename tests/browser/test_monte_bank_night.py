@@ -61,6 +61,12 @@ def placed(page, button):
     expect(mine).to_have_count(count + 1, timeout=TIMEOUT)
 
 
+def choose_position(page, position):
+    """The first tap of a round or a cross: it only chooses the card."""
+    page.locator(f"#felt .mb__pos--{position} label.mb__pick").click()
+    expect(page.locator(f"#felt .mb__pos--{position} button.mb__cards")).to_be_visible()
+
+
 def tap_position(page, position):
     placed(page, f"#felt .mb__pos--{position} button.mb__cards")
 
@@ -78,13 +84,20 @@ def play_deal(number, banker, punters, tv):
     expect(tv.locator("#felt .mb__live")).to_contain_text(re.compile(r"any|only"))
     screenshot(tv, f"monte-bank-tv-dealt-{number}")
 
+    # A round is a card tapped twice, a cross a card then another; the bar says what the next
+    # tap does, and the card chosen says so too.
     choose(first, "amount", 5)
-    choose(first, "bet_kind", "round")
+    hint = first.locator("#intent .intent__hint:visible")
+    expect(hint).to_contain_text("Tap a card to choose it")
+    choose_position(first, "ur")
+    expect(hint).to_contain_text("upper right chosen.")
+    expect(first.locator("#felt .mb__pos--ur .mb__cta--round")).to_be_visible()
+    expect(first.locator("#felt .mb__pos--ul .mb__cta--cross")).to_be_visible()
     tap_position(first, "ur")
     expect(tv.locator("#felt .mb__pos--ur .chip")).to_contain_text(name_of(first), timeout=TIMEOUT)
-    choose(first, "bet_kind", "cross")
-    choose(first, "against", "lr")
-    tap_position(first, "ul")
+    expect(hint).to_contain_text("Tap a card to choose it")
+    choose_position(first, "ul")
+    tap_position(first, "lr")
     expect(tv.locator("#felt .mb__crosses .chip")).to_contain_text("ul › lr", timeout=TIMEOUT)
 
     choose(second, "amount", 10)

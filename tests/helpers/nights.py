@@ -456,7 +456,7 @@ class CasinoNight(MonteNight):
             if self.state()["phase"] != "cut":  # a void deal is shuffled and cut again
                 return
 
-    def tap(self, name, at, amount, kind="round", against="ll", side="upper", **extra):
+    def tap(self, name, at, amount, kind="layout", against="ll", side="upper", **extra):
         return self.do(
             name,
             "tap",

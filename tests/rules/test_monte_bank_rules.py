@@ -553,21 +553,31 @@ def test_cards_come_from_a_system_random_shuffle():
 
 
 @pytest.mark.parametrize(
-    ("at", "kind", "made"),
+    ("at", "first", "kind", "made"),
     [
-        ("upper", "round", {"kind": "double", "side": "upper"}),
-        ("ul", "round", {"kind": "round", "on": "ul"}),
-        ("ul", "cross", {"kind": "cross", "on": "ul", "against": "lr"}),
-        ("ll", "monte_carlo", {"kind": "monte_carlo", "on": "ll", "against": "lr", "side": "left"}),
+        ("upper", None, "layout", {"kind": "double", "side": "upper"}),
+        ("upper", "ul", "layout", {"kind": "double", "side": "upper"}),
+        ("ul", None, "layout", {"kind": "round", "on": "ul"}),
+        ("ul", "ul", "layout", {"kind": "round", "on": "ul"}),
+        ("lr", "ul", "layout", {"kind": "cross", "on": "ul", "against": "lr"}),
+        (
+            "ll",
+            None,
+            "monte_carlo",
+            {"kind": "monte_carlo", "on": "ll", "against": "lr", "side": "left"},
+        ),
     ],
 )
-def test_a_tap_on_the_layout_makes_the_bet_the_phone_has_chosen(at, kind, made):
-    assert casino.tapped({"at": at, "bet_kind": kind, "against": "lr", "side": "left"}) == made
+def test_a_tap_on_the_layout_makes_the_bet_the_phone_has_chosen(at, first, kind, made):
+    """A side is a double; a position tapped twice a round on it; a position then another a
+    cross, the first against the second; a Monte Carlo is on the position tapped."""
+    given = {"at": at, "bet_kind": kind, "against": "lr", "side": "left"}
+    assert casino.tapped({**given, **({"first": first} if first else {})}) == made
 
 
-def test_a_tap_on_a_position_in_double_mode_asks_for_a_side():
-    with pytest.raises(RulesError, match="a double is on a side"):
-        casino.tapped({"at": "ul", "bet_kind": "double", "against": "lr", "side": "left"})
+def test_a_tap_for_a_kind_the_phone_does_not_offer_is_refused():
+    with pytest.raises(RulesError, match="there is no bet 'cross'"):
+        casino.tapped({"at": "ul", "bet_kind": "cross", "against": "lr", "side": "left"})
 
 
 def test_the_felt_shows_a_monte_carlo_as_three_bets_where_each_lies():

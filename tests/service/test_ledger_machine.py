@@ -716,13 +716,15 @@ class LedgerMachine(RuleBasedStateMachine):
             )
             sides = [s for s, held in casino.SIDES.items() if on in held]
             side = data.draw(st.sampled_from(sides), label="side")
-            at = side if bet_kind == "double" else on
+            # as the phone taps them: a side, a position twice, a position then another
+            at = {"double": side, "cross": against}.get(bet_kind, on)
             if bet_kind == "monte_carlo":
                 most = min(state["bank"], me["chips"] // 3)
                 stake = None
             return {
                 "at": at,
-                "bet_kind": bet_kind,
+                "bet_kind": "monte_carlo" if bet_kind == "monte_carlo" else "layout",
+                "first": on,
                 "against": against,
                 "side": side,
                 "amount": stake or amount(low, most),

@@ -66,7 +66,7 @@ def test_every_kind_of_bet_is_placed_by_a_tap_on_the_layout(app):
     night = betting(app)
     ana, ben = night.punters
     assert night.tap(ana, "ul", 2).status_code == 200
-    assert night.tap(ben, "ur", 3, kind="cross", against="ul").status_code == 200
+    assert night.tap(ben, "ul", 3, first="ur").status_code == 200
     assert night.tap(ana, "left", 4).status_code == 200
     assert night.tap(ben, "ll", 1, kind="monte_carlo", against="lr", side="left").status_code == 200
     bets = [casino.scenario_bet(b) for b in night.state()["deal"]["bets"]]
@@ -96,9 +96,9 @@ def test_the_stake_typed_in_other_wins_over_the_quick_chip(app):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"at": "ul", "amount": 5, "kind": "double"}, "A double is on a side"),
+        ({"at": "ul", "amount": 5, "kind": "cross"}, "There is no bet 'cross'"),
         ({"at": "ul", "amount": 51}, "The bank holds 50: the most you can bet is 50."),
-        ({"at": "ul", "amount": 5, "kind": "cross", "against": "ul"}, "A cross is a position"),
+        ({"at": "ul", "amount": 5, "first": "middle"}, "There is no position 'middle'"),
         (
             {"at": "ul", "amount": 5, "kind": "monte_carlo", "against": "ll", "side": "right"},
             "A Monte Carlo's side must hold the position it is on.",
@@ -137,7 +137,7 @@ def test_a_bet_is_changed_or_withdrawn_until_the_banker_says_bets_are_done(app):
 def test_the_phone_shows_the_bets_kinds_the_layout_as_buttons_and_the_live_cards(app):
     night = betting(app)
     page = night.clients[night.punters[0]].get(f"/t/{night.code}").get_data(as_text=True)
-    for kind in ("round", "cross", "double", "monte_carlo"):
+    for kind in ("layout", "monte_carlo"):
         assert f'name="bet_kind" value="{kind}"' in page
     for at in ("ul", "ur", "ll", "lr", "upper", "lower", "left", "right"):
         assert f'name="at" value="{at}"' in page
@@ -155,7 +155,7 @@ def test_the_tv_draws_each_bet_where_it_lies_and_the_payments_in_the_bank_s_orde
     night = betting(app)
     ana, ben = night.punters
     night.tap(ana, "ul", 1)  # round ul: wins 3
-    night.tap(ben, "lr", 4, kind="cross", against="ur")  # lost at AH, a cross of singles
+    night.tap(ben, "ur", 4, first="lr")  # lost at AH, a cross of singles
     night.tap(ana, "left", 7)  # double left: wins 7
     night.tap(ben, "lower", 8)  # double lower: loses
     tv = night.host.get(f"/t/{night.code}/tv")
@@ -309,3 +309,42 @@ def test_verify_finds_a_deck_that_is_not_the_committed_one(app):
     assert problems and any(
         "deck" in problem or "recorded result" in problem for problem in problems
     )
+
+
+def test_a_cross_is_two_taps_on_the_layout_and_the_bar_says_what_the_next_tap_does(app):
+    """Each card first chooses (a label for the bar's radio), then places; the bar holds a line
+    for every choice, so the screen always says what the next tap will do."""
+    night = betting(app)
+    punter = night.punters[0]
+    page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    for p in ("ul", "ur", "ll", "lr"):
+        assert f'<label class="mb__cards mb__pick" for="first-{p}">' in page
+        assert f'id="first-{p}"' in page
+    said = html.unescape(page)
+    assert "Tap a card to choose it; then tap it again for a round (3 to 1)" in said
+    assert "upper left chosen." in said
+    assert (
+        "Next tap: upper left again for a round on it (3 to 1), or another card for a cross" in said
+    )
+    assert night.tap(punter, "lr", 5, first="ul").status_code == 200
+    assert night.tap(punter, "ll", 5, first="ll").status_code == 200
+    bets = [casino.scenario_bet(b) for b in night.state()["deal"]["bets"]]
+    assert [(b["kind"], b["on"], b.get("against")) for b in bets] == [
+        ("cross", "ul", "lr"),
+        ("round", "ll", None),
+    ]
+
+
+def test_a_win_the_short_bank_paid_in_part_is_said_on_the_tv_and_to_its_punter(app):
+    """Bank 10: Ben's double of 6 is paid first (the largest stake), leaving 4 for Ana's round of
+    4, owed 12."""
+    night = betting(app, deck=FIRST_CARD, bank=10)
+    ana, ben = night.punters
+    night.tap(ana, "ul", 4)
+    night.tap(ben, "upper", 6)
+    night.do(night.banker, "close", stage=night.stage())
+    shown = text(night.host.get(f"/t/{night.code}/tv"))
+    assert "round on upper left · ▲ +3 (levy 1) won 12, but the bank held only 4: paid 4" in shown
+    assert "double upper · ▲ +5 (levy 1) won" not in shown  # paid in full
+    mine = text(night.clients[ana].get(f"/t/{night.code}"))
+    assert "round on upper left: you won 12, but the bank held only 4: paid 4" in mine

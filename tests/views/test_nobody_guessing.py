@@ -272,3 +272,33 @@ def test_an_auction_tie_decided_by_lot_is_said(app):
 
 def html_text(response) -> str:
     return html.unescape(response.get_data(as_text=True))
+
+
+def tv_payments(night) -> str:
+    page = html_text(night.host.get(f"/t/{night.code}/tv"))
+    paid = page.split('class="paid"')[1].split("</ol>")[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", paid))
+
+
+def test_the_tv_payments_say_which_bets_the_bank_covered_only_in_part(app):
+    """As on the phones: Ben's 20 on heap 1 wins (bank 10), Eva's 25 on heap 2 loses, the bank
+    holding 10 of it; Ben's win paid in full says nothing more."""
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=20)
+    night.ok("Eva", "bet", heap=2, amount=25)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "5o", 1: "7c", 2: "2e"})
+    night.ok("Ana", "close")
+    paid = tv_payments(night)
+    assert "Eva · heap 2 · ▼ -10 the bank held 10 of 25: 15 back" in paid
+    assert "Ben · heap 1 · ▲ +20 Eva" in paid  # nothing to explain
+
+
+def test_the_tv_payments_say_a_win_the_bank_could_pay_only_in_part(app):
+    night = betting(app)
+    night.ok("Eva", "bet", heap=1, amount=20)
+    night.ok("Ben", "bet", heap=2, amount=25)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "4o", 1: "6c", 2: "7e"})
+    night.ok("Ana", "close")
+    assert "Ben · heap 2 · ▲ +10 won 25, but the bank held only 10: paid 10" in tv_payments(night)
