@@ -62,6 +62,11 @@ class Channel:
         with self.app.app_context():
             return queries.versions(codes)
 
+    def screens(self, code: str) -> list[Screen]:
+        """The live screens of table ``code`` in this process."""
+        fanout = self._fanout
+        return fanout.screens(code) if fanout is not None else []
+
     def serving(self) -> bool:
         """Whether a fan-out thread serves screens now."""
         fanout = self._fanout

@@ -80,9 +80,9 @@ class Glue(Protocol):
     def update(self, screen: Screen, table) -> bytes:
         """The bytes that bring ``screen`` to ``table``'s version."""
 
-    def tell(self, screen: Screen, version: int) -> bytes:
-        """The bytes that tell ``screen`` of ``version`` (nothing, for a screen that fetches
-        nothing of its own)."""
+    def tell(self, screen: Screen, table) -> bytes:
+        """The bytes that tell ``screen`` of ``table``'s version (nothing, for a screen that
+        fetches nothing of its own, or has nothing new to fetch)."""
 
     def deadline(self, table) -> float | None:
         """When the table's clock next decides something (the clock's wall time)."""
@@ -138,6 +138,11 @@ class Fanout:
             screen.sock.setblocking(True)
         self.broker.poke()
         return clean
+
+    def screens(self, code: str) -> list[Screen]:
+        """The screens of table ``code`` this fan-out serves."""
+        with self._lock:
+            return list(self._screens.get(code, []))
 
     def codes(self) -> list[str]:
         """The tables whose screens this fan-out serves."""
@@ -208,7 +213,8 @@ class Fanout:
             told = self.broker.told_version(code)
             for screen in screens:
                 if screen.told < told <= screen.version:
-                    screen.write(self._glue.tell(screen, told), now)
+                    table = table or self._glue.snapshot(code, released)
+                    screen.write(self._glue.tell(screen, table), now)
                     screen.told = told
             if self._read_at.get(code) != released:  # the table moved: its clock may have
                 self._read_at[code] = released

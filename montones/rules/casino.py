@@ -1116,6 +1116,21 @@ def between_banks(state: State) -> bool:
     return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
 
 
+def status_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's status is drawn from, and nothing more (its template's ``v``): not the
+    layout's bets, which the felt shows."""
+    return {
+        **{key: view_[key] for key in _STATUS_KEYS},
+        "settings": {key: view_["settings"][key] for key in ("levy", "deals_per_bank")},
+    }
+
+
+_STATUS_KEYS = (
+    "phase", "me", "bank", "banker", "banker_name", "passed", "deal", "result", "pot",
+    "turned", "void", "cut_deadline", "cutter", "cutter_name",
+)  # fmt: skip
+
+
 def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
     """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
     me = view_["me"] or {}

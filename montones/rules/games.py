@@ -43,7 +43,12 @@ class Game(Protocol):
         """What ``view`` shows one seat of its own (its chips, what it may do now); None for a
         seat that is not at the table. The rest of the view is the same for every seat."""
 
-    def bar_view(self, view: dict[str, Any]) -> dict[str, Any]: ...
+    def status_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What a phone's status is drawn from, and nothing more (its template's ``v``)."""
+
+    def bar_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+
     def standings(self, state: State) -> list[dict]: ...
     def between_banks(self, state: State) -> bool: ...
     def live_commitment(self, state: State) -> str | None: ...

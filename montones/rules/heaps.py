@@ -1271,6 +1271,16 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     return entry["bets"], entry["result"]["settled"]
 
 
+def status_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's status (its chips, the step, the bank, how my bets came out) is drawn
+    from, and nothing more (its template's ``v``): not the heaps' bets nor the other players'
+    stakes, which the felt shows."""
+    return {key: view_[key] for key in _STATUS_KEYS}
+
+
+_STATUS_KEYS = ("phase", "me", "bank", "result", "cut_deadline", "cut_by_clock", "cutter_name")
+
+
 QUICK_STAKES = (1, 5, 10, 25)
 
 

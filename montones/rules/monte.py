@@ -823,6 +823,18 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     return entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
 
 
+def status_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's status is drawn from, and nothing more (its template's ``v``): not the
+    layouts' bets, which the felt shows."""
+    return {key: view_[key] for key in _STATUS_KEYS}
+
+
+_STATUS_KEYS = (
+    "phase", "me", "bank", "banker", "banker_name", "passed", "coup", "coups", "result",
+    "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
+)  # fmt: skip
+
+
 def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
     """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
     me = view_["me"] or {}

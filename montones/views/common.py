@@ -141,7 +141,7 @@ def hour(iso: str) -> str:
 
 
 def render_regions(
-    template: str, blocks: list[str], status: int = 200, prerendered=None, **context
+    template: str, blocks: list[str], http_status: int = 200, prerendered=None, **context
 ):
     """The named blocks of a page, the first swapped in place and the rest out of band.
 
@@ -156,7 +156,7 @@ def render_regions(
         ready = prerendered(block, oob) if prerendered else None
         parts.append(ready if ready is not None else draw(block, oob=oob))
     html = "".join(parts)
-    response = make_response(html, status)
+    response = make_response(html, http_status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
     return response

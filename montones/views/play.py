@@ -48,6 +48,8 @@ def _context(table, player, **extra):
     context = {
         "table": table,
         "v": view,
+        # A phone's own regions are drawn from these two alone (see ``updates.own``).
+        "status": rules.status_view(view) if player else None,
         "bar": rules.bar_view(view) if player else None,
         "stage": service.stage(table.state),
         "mode": mode if tap is not None and tap.tap else "bet",
@@ -62,6 +64,8 @@ def _context(table, player, **extra):
         "confirming": _confirming(rules, request.args.get("ask")),
         **extra,
     }
+    if player:  # its own regions are drawn now: its streams are told when they change
+        updates.drawn(table, player.seat, updates.own(table, view))
     return context
 
 
@@ -217,7 +221,7 @@ def act(code, kind):
     return render_regions(
         PAGE,
         REGIONS if notice else MINE,
-        status=status,
+        http_status=status,
         all_oob=True,
         prerendered=_shared(table),
         **_context(table, player, notice=notice),

@@ -2,9 +2,9 @@
 
 What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
 table, version, kind of screen and language, in the live channel's render cache, and pushed in
-the events themselves: forty screens cost one render, not forty. A seated phone is then told
-(``mine``, at the broker's pace for tells) and fetches its own regions (its chips, its action
-bar); the host's page is sent the version (``changed``) and fetches what it shows.
+the events themselves: forty screens cost one render, not forty. A seated phone whose own
+regions (its chips, its action bar) show something new is then told (``mine``, at the broker's
+pace for tells) and fetches them; the host's page is sent the version (``changed``) and fetches what it shows.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from flask import current_app, render_template
 from flask_babel import force_locale
 
 from montones import channel, history, service
+from montones.clock import clock
 from montones.fanout import Screen
+from montones.rules.games import game
 from montones.snapshot import Snapshot
 from montones.views import tv as tv_views
 from montones.views.common import block_drawer, join_url, table_view
@@ -130,11 +132,55 @@ def departure(state: dict, about: dict) -> str | None:
     return "moved" if player.get("device", 0) != about.get("device", 0) else None
 
 
-def tell(screen: Screen, version: int) -> bytes:
-    """``mine`` to a seated phone, on which it fetches its own regions; nothing to others."""
-    if screen.about["screen"] != "phone" or screen.about["seat"] is None:
+def tell(screen: Screen, table: Snapshot) -> bytes:
+    """``mine`` to a seated phone whose own regions would show something new at ``table``'s
+    version, on which it fetches them; nothing to others.
+
+    A phone's regions (its status and its bar) are drawn from what :func:`own` gives and from
+    nothing else of the table: at a table of thirty, another player's bet changes every felt
+    and most phones' regions not at all. Each stream knows what its phone was last drawn:
+    what it was told of, or what this process last answered that seat (a tap, a fetch, the
+    page: :func:`drawn`), whichever is newer. A phone is told at its first change after its
+    stream opened (what it showed before is not known here). With several worker processes a
+    seat's answers may come from another one; then a phone told at one version that was
+    answered a later one, whose regions others' actions change back before its next tell,
+    keeps the later regions until they change again or it comes back to the foreground (which
+    fetches every region).
+    """
+    about = screen.about
+    if about["screen"] != "phone" or about["seat"] is None:
         return b""
-    return b"event: mine\ndata: %d\n\n" % version
+    if about.get("drawn_at", -1) >= table.version:
+        return b""  # drawn at this version or a newer one already
+    regions = own(table, game(table.game).view(table.state, about["seat"], clock().time()))
+    if regions == about.get("own"):
+        return b""
+    about["own"], about["drawn_at"] = regions, table.version
+    return b"event: mine\ndata: %d\n\n" % table.version
+
+
+def drawn(table, seat: str, regions: tuple) -> None:
+    """``seat``'s own regions were drawn at ``table``'s version as ``regions`` (:func:`own`)
+    for an answer of this process: its streams here tell their phones only when they change
+    from these. An answer drawn at an older version than one already noted (a slow fetch) is
+    one its phone does not show (app.js keeps the newer), and is not noted either."""
+    for screen in channel.of().screens(table.code):
+        about = screen.about
+        if about["seat"] == seat and table.version >= about.get("drawn_at", -1):
+            about["own"], about["drawn_at"] = regions, table.version
+
+
+def own(table, view: dict) -> tuple:
+    """What a seat's own regions are drawn from at ``table``'s version, from its ``view``: the
+    engine's views of its status and its bar (play.py renders them from these), the table's
+    stage (which its forms carry) and whether the host has paused it."""
+    engine = game(table.game)
+    return (
+        engine.status_view(view),
+        engine.bar_view(view),
+        service.stage(table.state),
+        table.paused,
+    )
 
 
 def deadline(table: Snapshot) -> float | None:

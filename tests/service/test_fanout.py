@@ -38,7 +38,7 @@ class Table:
     def update(self, screen, table):
         return f"event: felt\ndata: v{table.version} {screen.about['name']}\n\n".encode()
 
-    def tell(self, screen, version):
+    def tell(self, screen, table):
         return b""
 
     def deadline(self, table):
@@ -152,8 +152,8 @@ def test_every_screen_is_sent_its_update_before_any_is_told(broker, hub_for):
             super().write(data, now)
 
     class Told(Table):
-        def tell(self, screen, version):
-            return b"event: mine\ndata: %d\n\n" % version
+        def tell(self, screen, table):
+            return b"event: mine\ndata: %d\n\n" % table.version
 
     table = Told()
     broker.publish(table.code, 1)
@@ -176,7 +176,9 @@ def test_every_screen_is_sent_its_update_before_any_is_told(broker, hub_for):
 
 def test_a_tell_that_waits_for_its_pace_is_sent_when_the_clock_reaches_it(clock, hubs):
     broker = Broker(clock, min_gap=0.25, min_tell_gap=0.5)
-    table = type("Told", (Table,), {"tell": lambda self, s, v: b"event: mine\ndata: %d\n\n" % v})()
+    table = type(
+        "Told", (Table,), {"tell": lambda self, s, t: b"event: mine\ndata: %d\n\n" % t.version}
+    )()
     broker.publish(table.code, 1)
     hub = fanout.Fanout(broker, clock, contextlib.nullcontext, table)
     hubs.append(hub)
