@@ -1,3 +1,4 @@
+import fcntl
 import os
 import secrets
 
@@ -26,6 +27,20 @@ def clock(app):
     app.extensions["clock"] = manual = ManualClock()
     yield manual
     app.extensions["clock"] = kept
+
+
+@pytest.fixture(autouse=True)
+def timed_alone(request, tmp_path_factory, worker_id):
+    """A test marked ``timed`` (it times itself by the wall clock, or floods the server) runs
+    while no other one does: the two xdist processes take turns on a lock in their shared
+    temporary folder; each runs its other tests meanwhile. Beside the hostile floods, the
+    one-second browser test once saw every screen 6 s late."""
+    if worker_id == "master" or request.node.get_closest_marker("timed") is None:
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / "timed.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, after the teardown
+        yield
 
 
 @pytest.fixture

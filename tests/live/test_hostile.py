@@ -19,6 +19,8 @@ from tests.helpers.liveserver import (
     threads_of,
 )
 
+pytestmark = pytest.mark.timed
+
 HALF_SENT = 600
 NEVER_READ = 300
 P95_LIMIT = 0.2

@@ -84,6 +84,7 @@ def test_with_nothing_set_the_database_and_the_secret_key_live_in_the_instance_f
     assert create_app(settings).config["SECRET_KEY"] == key
 
 
+@pytest.mark.timed
 @pytest.mark.parametrize("server_name", SERVERS)
 def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path, server_name):
     """At SIGTERM the streams end at once, each with its last chunk (the browser sees the

@@ -9,6 +9,8 @@ import pytest
 
 from montones.server import Server
 
+pytestmark = pytest.mark.timed
+
 
 def app(environ, start_response):
     if environ["PATH_INFO"] == "/long":  # 5 MB made piece by piece, length unknown

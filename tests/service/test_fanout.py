@@ -123,6 +123,7 @@ def read_to_end(sock: socket.socket) -> bytes:
     return got
 
 
+@pytest.mark.timed
 def test_a_stream_whose_time_is_up_is_ended_cleanly(broker, hub_for):
     table = Table()
     broker.publish(table.code, 1)
@@ -233,6 +234,7 @@ def test_a_tell_that_waits_for_its_pace_is_sent_when_the_clock_reaches_it(clock,
     assert b"mine\ndata: 2" in read_until(reader, b"mine\ndata: 2")
 
 
+@pytest.mark.timed
 def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(broker, hub_for):
     table = Table()
     big = b"x" * 200_000  # more than a socket takes unread
@@ -313,6 +315,7 @@ def test_an_idle_screen_gets_a_heartbeat_when_the_clock_says(clock, broker, hub_
     hub.remove(idle)
 
 
+@pytest.mark.timed
 def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(clock, broker, hub_for):
     hub, gone, reader = one_screen(broker, hub_for, "gone")
     reader.close()
