@@ -1,4 +1,3 @@
-import fcntl
 import os
 import secrets
 
@@ -31,13 +30,15 @@ def clock(app):
 
 @pytest.fixture(autouse=True)
 def timed_alone(request, tmp_path_factory, worker_id):
-    """A test marked ``timed`` (it times itself by the wall clock, or floods the server) runs
-    while no other one does: the two xdist processes take turns on a lock in their shared
-    temporary folder; each runs its other tests meanwhile. Beside the hostile floods, the
-    one-second browser test once saw every screen 6 s late."""
+    """A test marked ``timed`` (it times itself by the wall clock, or floods the server) never
+    runs beside another: under xdist it takes a lock in the processes' shared temporary folder
+    before its function-scoped fixtures (the server it starts), and holds it until they are torn
+    down. Beside the hostile floods, the one-second browser test once saw every screen 6 s late."""
     if worker_id == "master" or request.node.get_closest_marker("timed") is None:
         yield
         return
+    import fcntl  # POSIX only: here, so that the tests that take no lock run on Windows too
+
     with open(tmp_path_factory.getbasetemp().parent / "timed.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, after the teardown
         yield
