@@ -11,15 +11,11 @@ import socket
 import sys
 import unicodedata
 
-# Each open live screen holds one worker thread for as long as it is open (a table of forty is
-# forty threads), and the taps and fetches need threads besides; an idle thread costs little.
-THREADS = 256
-# How long an idle kept-alive connection stays open. A phone fetches now and then (after its own
-# taps); with gunicorn's 2 s, its next fetch often met the server closing the connection
-# ("Server disconnected"). Idle connections wait in the poller, not in a thread.
-KEEPALIVE = 75
-# Seconds a stopping worker waits for its requests to end: the streams end at once (see
-# _end_streams_on_term), a tap takes milliseconds.
+from montones.server import KEEPALIVE, THREADS
+from montones.server import serve as serve_portable
+
+# Seconds gunicorn's arbiter gives a stopping worker: the worker ends its streams at once and
+# its requests take milliseconds (montones/server.py).
 GRACE = 3
 
 
@@ -42,13 +38,18 @@ def main(argv=None):
         "--threads",
         type=int,
         default=THREADS,
-        help="worker threads; each open live stream holds one (default: %(default)s)",
+        help="threads that run requests; a live stream holds none (default: %(default)s)",
     )
     serve.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="worker processes; more than one needs PostgreSQL (DATABASE_URL) for live updates",
+        help="worker processes (gunicorn); more than one needs PostgreSQL (DATABASE_URL)",
+    )
+    serve.add_argument(
+        "--server",
+        choices=("gunicorn", "portable"),
+        help="gunicorn where it runs (not on Windows), else the portable pure-Python server",
     )
     serve.set_defaults(run=_serve)
 
@@ -149,49 +150,50 @@ def _serve(args):
             "montones serve: --workers above 1 needs DATABASE_URL=postgresql://...", file=sys.stderr
         )
         return 2
+    server = args.server or ("gunicorn" if _gunicorn_runs() else "portable")
+    if server == "portable" and args.workers > 1:
+        print("montones serve: --workers above 1 needs --server gunicorn", file=sys.stderr)
+        return 2
     address = args.host if args.host not in ("0.0.0.0", "::") else _lan_ip()
     url = args.public_url or f"http://{address}:{args.port}/"
     # The TV shows this address in its QR code, whatever address the TV itself was opened on.
     os.environ["MONTONES_PUBLIC_URL"] = url
     _print_join(url)
+    print(f"Serving with {server}; Ctrl-C stops it.", flush=True)
+
+    from montones import channel, create_app
+
+    if server == "portable":
+        app = create_app()
+        serve_portable(app, args.host, args.port, args.threads, on_stop=channel.of(app).close)
+        return 0
 
     from gunicorn.app.base import BaseApplication
 
-    from montones import create_app
-
-    class Server(BaseApplication):
+    class Gunicorn(BaseApplication):
         def load_config(self):
             self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("worker_class", "montones.worker.Worker")
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
             self.cfg.set("keepalive", KEEPALIVE)
             self.cfg.set("graceful_timeout", GRACE)
-            self.cfg.set("post_worker_init", _end_streams_on_term)
 
         def load(self):
             return create_app()
 
-    Server().run()
+    Gunicorn().run()
     return 0
 
 
-def _end_streams_on_term(worker):
-    """In each worker: at SIGTERM, end every live stream cleanly (each is a request that would
-    otherwise keep the worker until its grace ran out), then stop as gunicorn does."""
-    import signal
-    import threading
-
-    from montones import channel
-
-    live = channel.of(worker.wsgi)
-    stop = signal.getsignal(signal.SIGTERM)
-
-    def stopping(signum, frame):
-        threading.Thread(target=live.close, name="montones-close", daemon=True).start()
-        stop(signum, frame)
-
-    signal.signal(signal.SIGTERM, stopping)
+def _gunicorn_runs() -> bool:
+    """Whether gunicorn can run here: it imports POSIX-only modules (fcntl), so on Windows it
+    installs but does not import."""
+    try:
+        import gunicorn.app.base  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _lan_ip():

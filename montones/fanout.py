@@ -1,20 +1,23 @@
 """One thread that writes every live screen's updates, straight to the screens' sockets.
 
-A stream's request only opens it: it sends the first bytes through the server as usual (so the
-headers go out), then hands a socket to the fan-out. Under gunicorn that is the connection's own
-socket; under any other server (the Flask test client, Werkzeug's) it is one end of a socket
-pair whose other end the request relays (see :mod:`montones.views.stream`): the same thread,
-the same writes, whatever the server. When a table's version is released (see
-:mod:`montones.broker`) the fan-out thread alone works out each screen's update and writes it:
-forty screens cost forty socket writes in one thread, not forty threads woken to contend for the
-interpreter, and no thread waits on a screen.
+A stream's request only opens it: its response's head and first bytes go out through the
+server as usual, then a socket is handed to the fan-out, which owns it from then on. Under
+``montones serve`` (:mod:`montones.server`, alone or as gunicorn's worker) that is the
+connection's own socket, and the request's thread is free at once; under any other server (the
+Flask test client, Werkzeug's) it is one end of a socket pair whose other end the request relays
+(see :mod:`montones.views.stream`): the same thread, the same writes, whatever the server. When
+a table's version is released (see :mod:`montones.broker`) the fan-out thread alone works out
+each screen's update and writes it: forty screens cost forty socket writes in one thread, not
+forty threads woken to contend for the interpreter, and no thread waits on a screen.
 
 Writes never block: what a socket does not take at once (a phone asleep, a slow network) waits
 in that screen's own outbox, and the screen gets no newer update until its outbox is empty, then
 only the newest; so a screen that stops reading holds up no other and keeps at most one update
-waiting. The fan-out also makes the releases that fall due, sends the heartbeats and applies a
-table's clock when it falls due. It runs while it has screens to serve, and stops when the last
-one goes.
+waiting. The fan-out also makes the releases that fall due, sends the heartbeats, applies a
+table's clock when it falls due and ends a stream when its time is up (the browser connects
+again). It runs while it has screens to serve, and stops when the last one goes. A stream ends
+with its response's last chunk and the socket closed; a screen that has gone, or one left with
+half an update, is cut.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -30,24 +34,40 @@ from montones.broker import Broker
 from montones.clock import Clock
 
 HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
-RETRY = 0.05  # real seconds before trying again an outbox that a socket did not take
+# Real seconds before trying again an outbox that a socket did not take; doubled, up to
+# RETRY_MOST, each time it takes nothing. 300 screens that never read, each tried every 50 ms,
+# were 6,000 failed sends a second in the fan-out thread, and the taps' p95 (tests/live/
+# test_hostile.py) went past 200 ms.
+RETRY = 0.05
+RETRY_MOST = 0.8
 log = logging.getLogger(__name__)
 
 
 class Screen:
     """One open stream, as the fan-out sees it."""
 
-    def __init__(self, sock: socket.socket, chunked: bool, code: str, version: int, **about):
+    def __init__(
+        self,
+        sock: socket.socket,
+        chunked: bool,
+        code: str,
+        version: int,
+        ends: float | None = None,
+        **about,
+    ):
         self.sock = sock
         self.chunked = chunked  # HTTP/1.1 on the connection itself: each write is one chunk
         self.code = code
         self.version = version  # the newest version this screen was sent
         self.told = version  # the newest version it was told of (see Broker.told_version)
         self.about = about  # what the update depends on: its kind, seat, language...
+        self.ends = ends  # when the stream ends (real time.monotonic()), if it does
         self.outbox = bytearray()
         self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
         self.ended = threading.Event()  # set when the fan-out stops writing to it
         self.writing = threading.Lock()  # held while bytes go to the socket
+        self.retry = 0.0  # real seconds until the outbox is tried again (see RETRY)
+        self.retry_at = 0.0  # when (real time.monotonic())
 
     def write(self, data: bytes, now: float) -> None:
         if not data:  # an empty chunk would end the response
@@ -69,6 +89,24 @@ class Screen:
                 return
             del self.outbox[:sent]
             self.last_write = now
+            if self.outbox:
+                self.retry = RETRY if sent else min(RETRY_MOST, max(RETRY, 2 * self.retry))
+                self.retry_at = time.monotonic() + self.retry
+            else:
+                self.retry = 0.0
+
+    def end(self) -> None:
+        """Stop writing to this screen and close its socket, ending the response with its last
+        chunk when nothing of it is left half-written (else the reader sees it cut)."""
+        with self.writing:
+            if self.sock.fileno() < 0:
+                return
+            self.ended.set()
+            if self.chunked and not self.outbox:
+                with contextlib.suppress(OSError):
+                    self.sock.send(b"0\r\n\r\n")
+            with contextlib.suppress(OSError):
+                self.sock.close()
 
 
 class Glue(Protocol):
@@ -124,20 +162,14 @@ class Fanout:
         self.broker.poke()
         return True
 
-    def remove(self, screen: Screen) -> bool:
-        """Stop writing to ``screen``; True if its response can be ended cleanly (nothing of
-        it is left half-written)."""
+    def remove(self, screen: Screen) -> None:
+        """Stop serving ``screen`` and end its stream (see :meth:`Screen.end`)."""
         with self._lock:
             screens = self._screens.get(screen.code, [])
             if screen in screens:
                 screens.remove(screen)
-        with screen.writing:  # not while the fan-out is writing to it
-            screen.ended.set()
-            clean = not screen.outbox
-        with contextlib.suppress(OSError):  # gone already
-            screen.sock.setblocking(True)
+        screen.end()
         self.broker.poke()
-        return clean
 
     def screens(self, code: str) -> list[Screen]:
         """The screens of table ``code`` this fan-out serves."""
@@ -154,9 +186,8 @@ class Fanout:
         return not self._stopped
 
     def close(self) -> None:
-        """Stop the thread now, whatever screens it has, and end their streams: each
-        stream's request then ends its response (cleanly, unless an update was left half
-        written)."""
+        """Stop the thread now, whatever screens it has, and end their streams (cleanly,
+        unless an update was left half written)."""
         with self._lock:
             self._stopped = True
         self.broker.poke()
@@ -164,30 +195,39 @@ class Fanout:
             self.thread.join(5)
         with self._lock:
             screens = [screen for listed in self._screens.values() for screen in listed]
+            self._screens.clear()
         for screen in screens:
-            with screen.writing:
-                screen.ended.set()
-                # Nothing more will be read on this connection: the server closes it once the
-                # response has ended, rather than keeping it alive for another request.
-                with contextlib.suppress(OSError):
-                    screen.sock.shutdown(socket.SHUT_RD)
+            screen.end()
 
     def _run(self) -> None:
         while True:
             news = self.broker.news()
+            now, done = time.monotonic(), []
             with self._lock:
-                for screens in self._screens.values():  # gone (their requests remove them too)
-                    screens[:] = [screen for screen in screens if not screen.ended.is_set()]
+                for screens in self._screens.values():  # gone, or their time is up
+                    done += [
+                        s
+                        for s in screens
+                        if s.ended.is_set() or s.ends is not None and s.ends <= now
+                    ]
+                    screens[:] = [s for s in screens if s not in done]
                 tables = {code: list(s) for code, s in self._screens.items() if s}
                 if self._stopped or not tables:
                     self._stopped = True
-                    return
+            for screen in done:
+                screen.end()
+            if self._stopped:
+                return
             try:
                 with self._context():
                     timeout, real_limit = self._round(tables)
             except Exception:  # one bad round must not end every screen's updates
                 log.exception("live fan-out: a round failed")
                 timeout, real_limit = HEARTBEAT, 1.0
+            ends = [s.ends for screens in tables.values() for s in screens if s.ends is not None]
+            if ends:
+                soonest = max(0.0, min(ends) - time.monotonic())
+                real_limit = soonest if real_limit is None else min(real_limit, soonest)
             self.broker.wait(news, timeout, real_limit)
 
     def _round(self, tables: dict[str, list[Screen]]) -> tuple[float, float | None]:
@@ -237,8 +277,11 @@ class Fanout:
                 timeout = min(timeout, max(0.2, due - wall + 0.1))
             for screen in screens:
                 if screen.outbox:
-                    screen.flush(now)
-                    real_limit = RETRY
+                    if time.monotonic() >= screen.retry_at:
+                        screen.flush(now)
+                    # Emptied, it is due the newest version: another round at once.
+                    wait = max(0.0, screen.retry_at - time.monotonic()) if screen.outbox else 0.0
+                    real_limit = wait if real_limit is None else min(real_limit, wait)
                 elif now - screen.last_write >= HEARTBEAT:
                     screen.write(b": heartbeat\n\n", now)
                 timeout = min(timeout, max(0.0, screen.last_write + HEARTBEAT - now))

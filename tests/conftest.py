@@ -28,6 +28,22 @@ def clock(app):
     app.extensions["clock"] = kept
 
 
+@pytest.fixture(autouse=True)
+def timed_alone(request, tmp_path_factory, worker_id):
+    """A test marked ``timed`` (it times itself by the wall clock, or floods the server) never
+    runs beside another: under xdist it takes a lock in the processes' shared temporary folder
+    before its function-scoped fixtures (the server it starts), and holds it until they are torn
+    down. Beside the hostile floods, the one-second browser test once saw every screen 6 s late."""
+    if worker_id == "master" or request.node.get_closest_marker("timed") is None:
+        yield
+        return
+    import fcntl  # POSIX only: here, so that the tests that take no lock run on Windows too
+
+    with open(tmp_path_factory.getbasetemp().parent / "timed.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, after the teardown
+        yield
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

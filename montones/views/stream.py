@@ -2,19 +2,19 @@
 
 The view only opens a stream: it says which table, kind of screen, seat and language it is for,
 and hands it to the live channel's fan-out thread (:mod:`montones.fanout`), which writes every
-update, heartbeat and clock of every stream (what each is sent: :mod:`montones.views.updates`).
-On connecting, a screen is sent what changed since the version its page showed, so a screen
-that lost its stream catches up.
+update, heartbeat and clock of every stream and ends it when its time is up (what each is sent:
+:mod:`montones.views.updates`). On connecting, a screen is sent what changed since the version
+its page showed, so a screen that lost its stream catches up.
 
-Under gunicorn the fan-out writes to the connection's own socket and the request's thread waits,
-idle, for the stream to end. Under any other server (the Flask test client, Werkzeug's) the
-fan-out writes to one end of a socket pair and the request relays what comes out of the other:
-the same fan-out either way, so the tests exercise what production runs.
+Under ``montones serve`` (:mod:`montones.server`) the request hands its connection over
+(``environ["montones.detach"]``): once the response's head and first bytes are out, the fan-out
+owns the socket and the request's thread is free. Under any other server (the Flask test client,
+Werkzeug's) the fan-out writes to one end of a socket pair and the request relays what comes
+out of the other: the same fan-out either way, so the tests exercise what production runs.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import socket
 import time
@@ -52,55 +52,43 @@ def stream(code):
         "base_url": request.host_url,
     }
     live = channel.of()
-    max_seconds = current_app.config.get("STREAM_MAX_SECONDS", 600)
-    sock = request.environ.get("gunicorn.socket")
-    chunked = sock is not None and request.environ.get("SERVER_PROTOCOL") != "HTTP/1.0"
-    relay = None
-    if sock is None:
-        sock, relay = socket.socketpair()
-    screen = Screen(sock, chunked, table.code, seen, **about)
+    ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
 
-    def opened():
-        fanout = None
-        try:
-            yield RETRY  # with the headers, through the server as usual
-            live.broker.publish(table.code, table.version, table)  # a version unknown here yet
-            fanout = live.serve(screen, updates)
-            if relay is None:
-                screen.ended.wait(max_seconds)
-            else:
-                yield from _relayed(relay, max_seconds)
-        finally:
-            clean = fanout.remove(screen) if fanout is not None else True
-            if relay is not None:
-                relay.close()
-                sock.close()
-            elif not clean:  # an update half written: end the connection
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
+    def serve(sock: socket.socket, chunked: bool):
+        screen = Screen(sock, chunked, table.code, seen, ends=ends, **about)
+        live.broker.publish(table.code, table.version, table)  # a version unknown here yet
+        return screen, live.serve(screen, updates)
 
-    response = Response(opened(), mimetype="text/event-stream")
+    detach = request.environ.get("montones.detach")
+    if detach is not None:
+        detach(serve)  # called once RETRY is on the wire
+        body = iter((RETRY,))  # not a list: its length is not the stream's
+    else:
+        body = _relayed(serve)
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
     return response
 
 
-def _relayed(relay: socket.socket, max_seconds: float):
-    """What the fan-out writes to the other end of ``relay``, whole events at a time, until it
-    stops writing or ``max_seconds`` pass."""
-    ends = time.monotonic() + max_seconds
-    pending = b""
-    while (left := ends - time.monotonic()) > 0:
-        relay.settimeout(left)
-        try:
-            data = relay.recv(1 << 20)
-        except TimeoutError:
-            return
-        if not data:
-            return
-        pending += data
-        cut = pending.rfind(b"\n\n") + 2
-        if cut > 1:
-            yield pending[:cut]
-            pending = pending[cut:]
+def _relayed(serve):
+    """RETRY, then what the fan-out writes to one end of a socket pair, whole events at a time,
+    until it ends the stream (or the client closes the response)."""
+    sock, relay = socket.socketpair()
+    screen = fanout = None
+    try:
+        yield RETRY
+        screen, fanout = serve(sock, False)
+        pending = b""
+        while data := relay.recv(1 << 20):
+            pending += data
+            cut = pending.rfind(b"\n\n") + 2
+            if cut > 1:
+                yield pending[:cut]
+                pending = pending[cut:]
+    finally:
+        if fanout is not None:
+            fanout.remove(screen)
+        sock.close()
+        relay.close()

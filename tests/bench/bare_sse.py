@@ -1,10 +1,11 @@
 """A bare SSE broadcast app: the floor live.py measures the real app against.
 
-Run under the same gunicorn settings as ``montones serve``::
+Run under the same server as ``montones serve`` (live.py does, through ``common.start_gunicorn``)::
 
-    gunicorn -w 1 -k gthread --threads 256 --keep-alive 75 -b 127.0.0.1:PORT --chdir tests/bench bare_sse:app
+    gunicorn -w 1 -k montones.worker.Worker --threads 256 --keep-alive 75 -b 127.0.0.1:PORT \
+        --chdir tests/bench bare_sse:app
 
-GET /stream holds one thread per client, as the real stream does, and sends each published
+GET /stream holds one thread per client (the real stream holds none), and sends each published
 message; POST /publish makes a new small HTML fragment and wakes every stream through one
 threading.Condition. No database, no templates, no session.
 """

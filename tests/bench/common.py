@@ -1,8 +1,9 @@
 """What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
 
 Not a test module: pytest does not collect tests/bench/. Every script starts the real server
-exactly as ``montones serve`` does (tests/helpers/liveserver.py: gunicorn, 1 worker, gthread, its threads)
-on loopback, in a temporary folder, and talks to it only through HTTP, as browsers would.
+exactly as ``montones serve`` does (tests/helpers/liveserver.py: gunicorn, 1 worker of
+montones.server's; ``MONTONES_TEST_SERVER=portable`` for the portable server) on loopback, in a
+temporary folder, and talks to it only through HTTP, as browsers would.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ TESTS_DIR = BENCH_DIR.parent
 REPO = TESTS_DIR.parent
 sys.path.insert(0, str(REPO))  # a script: the tests' helpers are the package tests.helpers
 
-from montones.cli import KEEPALIVE, THREADS  # noqa: E402  (the settings `montones serve` uses)
-from tests.helpers.liveserver import free_port, start_server  # noqa: E402
+from montones.server import KEEPALIVE  # noqa: E402  (the settings `montones serve` uses)
+from tests.helpers.liveserver import free_port, serving_pid, start_server  # noqa: E402
 
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -76,14 +77,9 @@ def children(pid: int) -> list[int]:
 
 
 def worker_pid(arbiter: subprocess.Popen, wait: float = 10.0) -> int | None:
-    """The one gunicorn worker under an arbiter we started."""
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        pids = children(arbiter.pid)
-        if pids:
-            return pids[0]
-        time.sleep(0.05)
-    return None
+    """The process that serves: the one gunicorn worker under an arbiter we started, or the
+    portable server itself."""
+    return serving_pid(arbiter, wait)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -107,13 +103,19 @@ def start_app(folder: Path) -> tuple[subprocess.Popen, str]:
     return process, f"http://127.0.0.1:{port}"
 
 
+# A bare app's stream is a response that never ends: unlike the real stream, which hands its
+# connection to the fan-out, it holds one of the server's threads for its whole life.
+BARE_THREADS = 256
+
+
 def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[subprocess.Popen, str]:
-    """Another WSGI app under the same gunicorn settings as ``montones serve``."""
+    """Another WSGI app under the same server as ``montones serve`` (its gunicorn worker), with
+    a thread for each of its streams."""
     port = free_port()
     gunicorn = Path(sys.executable).parent / "gunicorn"
     log = open(folder / f"{app.split(':')[0]}.log", "ab")  # noqa: SIM115 (kept by the process)
     process = subprocess.Popen(
-        [str(gunicorn), "-w", "1", "-k", "gthread", "--threads", str(THREADS),
+        [str(gunicorn), "-w", "1", "-k", "montones.worker.Worker", "--threads", str(BARE_THREADS),
          "--keep-alive", str(KEEPALIVE), "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
         stdout=log, stderr=log,
     )  # fmt: skip

@@ -63,9 +63,7 @@ class Run:
         print(f"[{self.name}] streams connected: {self.connected}/{self.clients}")
         if self.connected < self.clients:
             print(
-                f"[{self.name}]   {self.clients - self.connected} streams had no answer within "
-                f"20 s: the server runs {c.THREADS} threads and each open stream holds one, so "
-                f"every request after the {c.THREADS}th stream waits in gunicorn's queue"
+                f"[{self.name}]   {self.clients - self.connected} streams had no answer within 20 s"
             )
         print(f"[{self.name}] " + c.spread("bet on every screen", self.latencies))
         n = len(self.latencies)

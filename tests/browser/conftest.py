@@ -1,4 +1,7 @@
-"""A real server (``montones serve``: gunicorn) and Debian's Chromium driven by Playwright.
+"""A real server (``montones serve``) and Debian's Chromium driven by Playwright.
+
+The server is gunicorn (``MONTONES_TEST_SERVER`` says otherwise); a test parametrized with
+``@pytest.mark.parametrize("server", SERVERS, indirect=True)`` runs on each server.
 
 Without Chromium these tests skip, saying why; under CI (``CI=true``) they fail instead, so a
 browser test never silently goes missing there.
@@ -25,9 +28,9 @@ EXPECTED = (
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(request, tmp_path):
     port = free_port()
-    process = start_server(tmp_path, port)
+    process = start_server(tmp_path, port, server=getattr(request, "param", None))
     yield f"http://127.0.0.1:{port}", process, tmp_path, port
     stop_server(process)
 

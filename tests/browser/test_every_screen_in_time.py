@@ -11,10 +11,13 @@ felt had replaced, was never seen to end).
 import re
 import time
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.helpers.screens import PHONE, TV, join
+
+pytestmark = pytest.mark.timed
 
 LIMIT = 1.0  # seconds from the click to the last screen showing the change
 SETUP = 10_000  # ms: the steps before the timed ones

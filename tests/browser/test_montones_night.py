@@ -2,8 +2,10 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
+from tests.helpers.liveserver import SERVERS
 from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
@@ -55,6 +57,7 @@ def tap_heap(page, number, mode, stake=None):
     heap(page, number).locator("button.heap__card").click()
 
 
+@pytest.mark.parametrize("server", SERVERS, indirect=True)
 def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     base, _process, _folder, _port = server
     _host, host_page, code = create_table(chromium, base)

@@ -1,4 +1,8 @@
-"""Start the real server (``montones serve``: gunicorn, gthread) on loopback for a test."""
+"""Start the real server (``montones serve``) on loopback for a test.
+
+``server`` picks ``--server``: ``gunicorn`` (with montones.server's worker) or ``portable`` (the
+same core run alone, as on Windows). By default it is ``MONTONES_TEST_SERVER``, or gunicorn.
+"""
 
 import os
 import re
@@ -16,7 +20,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subprocess.Popen:
+SERVERS = ("gunicorn", "portable")
+
+
+def start_server(
+    folder: Path, port: int, workers: int = 1, server: str | None = None, **env_extra
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'montones.sqlite'}",
@@ -38,6 +47,8 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
             f"http://127.0.0.1:{port}/",
             "--workers",
             str(workers),
+            "--server",
+            server or os.environ.get("MONTONES_TEST_SERVER", "gunicorn"),
         ],
         env=env,
         stdout=log,
@@ -63,8 +74,29 @@ def start_server(folder: Path, port: int, workers: int = 1, **env_extra) -> subp
     raise RuntimeError(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}")
 
 
+def serving_pid(process: subprocess.Popen, wait: float = 10.0) -> int:
+    """The process that serves the connections: gunicorn's one worker, or the portable server
+    itself."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            found = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        except OSError:
+            found = []
+        if found:
+            return int(found[0])
+        if "portable" in " ".join(process.args):
+            return process.pid
+        time.sleep(0.05)
+    return process.pid
+
+
+def threads_of(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/task").iterdir()))
+
+
 def stop_server(process: subprocess.Popen) -> None:
-    """Stop gunicorn and its workers (the whole process group), killing them if they linger."""
+    """Stop the server and its workers (the whole process group), killing them if they linger."""
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         try:

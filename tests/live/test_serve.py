@@ -9,12 +9,13 @@ import sys
 import time
 
 import httpx
+import pytest
 import segno
 from flask import Flask
 
 from montones import create_app
 from montones.cli import main
-from tests.helpers.liveserver import free_port, stop_server
+from tests.helpers.liveserver import SERVERS, free_port, stop_server
 
 
 def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):
@@ -83,10 +84,11 @@ def test_with_nothing_set_the_database_and_the_secret_key_live_in_the_instance_f
     assert create_app(settings).config["SECRET_KEY"] == key
 
 
-def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path):
-    """Each open stream is a request gunicorn would wait for until its grace ran out (30 s by
-    default): at SIGTERM the streams end at once, each with its last chunk (the browser sees
-    the stream end, not a broken connection), and the server stops within its grace."""
+@pytest.mark.timed
+@pytest.mark.parametrize("server_name", SERVERS)
+def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path, server_name):
+    """At SIGTERM the streams end at once, each with its last chunk (the browser sees the
+    stream end, not a broken connection), and the server stops in under 3 s."""
     import signal
     import threading
 
@@ -94,7 +96,7 @@ def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(tmp_path, port)
+    server = start_server(tmp_path, port, server=server_name)
     ends, opened = [], threading.Barrier(6)
     try:
         code, _host = create_table(base)
@@ -128,4 +130,59 @@ def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path
         stop_server(server)
     assert [how for how, _at in ends] == ["clean"] * 5
     assert max(at for _how, at in ends) - sent < 1.0
-    assert stopped < 4.0  # gunicorn's 3 s grace, for the kept-alive connections it lingers on
+    assert stopped < 3.0, stopped
+
+
+def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_path):
+    """As on Windows, where gunicorn installs but does not import (it needs fcntl): without
+    gunicorn and without the POSIX-only modules, `montones serve` serves the night, streams
+    and all."""
+    windows_like = tmp_path / "windows_like"
+    windows_like.mkdir()
+    (windows_like / "sitecustomize.py").write_text(
+        "import sys\n"
+        "for name in ('gunicorn', 'fcntl', 'resource', 'pwd', 'grp', 'termios'):\n"
+        "    sys.modules[name] = None  # importing it raises ImportError\n"
+    )
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'm.sqlite'}",
+        "SECRET_KEY": "x",
+        "PYTHONPATH": os.pathsep.join(
+            [str(windows_like), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
+    log = open(tmp_path / "serve.log", "w+b")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    process.port = port
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        answered = None
+        deadline = time.monotonic() + 30
+        while answered is None and time.monotonic() < deadline:
+            try:
+                answered = httpx.get(url + "healthz", timeout=2)
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        printed = (tmp_path / "serve.log").read_text(errors="replace")
+        assert answered is not None and answered.status_code == 200, printed[-2000:]
+        assert "Serving with portable" in printed
+        assert "gunicorn" not in printed.replace("Serving with portable", "")
+        from tests.helpers.liveserver import create_table
+
+        code, _host = create_table(url.rstrip("/"))
+        timeout = httpx.Timeout(10, read=5)
+        with httpx.stream("GET", f"{url}t/{code}/stream?screen=tv", timeout=timeout) as live:
+            assert live.status_code == 200
+            lines = live.iter_lines()
+            assert any(line == "event: felt" for line, _ in zip(lines, range(50), strict=False))
+    finally:
+        stop_server(process)
+        log.close()

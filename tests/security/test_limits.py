@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from montones.limits import Allowance
 from montones.service.store import locked
 from tests.helpers.nights import Night, csrf_of
@@ -66,6 +68,7 @@ def test_a_device_takes_five_seats_then_one_every_ten_seconds(app, clock):
     assert response.status_code == 303
 
 
+@pytest.mark.timed
 def test_rejoin_guesses_are_limited_and_never_wait_for_the_tables_lock(app, clock):
     night = Night(app, "Ana", "Ben")
     guesser = phone(app, "10.0.0.69")

@@ -112,7 +112,47 @@ def test_each_update_is_one_chunk_of_the_response_with_the_newest_version(broker
     assert read_until(tv_reader, b"v1 tv") == b"%X\r\n%s\r\n" % (len(expected), expected)
     broker.publish(table.code, 2)
     assert b"v2 tv" in read_until(tv_reader, b"v2 tv")
-    assert hub.remove(tv)  # nothing half written: the response can end cleanly
+    hub.remove(tv)  # nothing half written: the response ends with its last chunk
+    assert read_to_end(tv_reader) == b"0\r\n\r\n"
+
+
+def read_to_end(sock: socket.socket) -> bytes:
+    got = b""
+    while data := sock.recv(65536):
+        got += data
+    return got
+
+
+@pytest.mark.timed
+def test_a_stream_whose_time_is_up_is_ended_cleanly(broker, hub_for):
+    table = Table()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    server_side, reader = socket.socketpair()
+    reader.settimeout(5)
+    opened = time.monotonic()
+    brief = fanout.Screen(server_side, True, table.code, -1, ends=opened + 0.3, name="b")
+    hub.add(brief)
+    got = read_to_end(reader)  # the browser connects again
+    assert 0.3 <= time.monotonic() - opened < 2.0
+    assert b"v1 " in got and got.endswith(b"\r\n0\r\n\r\n")
+    assert brief.ended.is_set()
+
+
+def test_a_screen_left_with_half_an_update_is_cut_not_ended(broker, hub_for):
+    class Big(Table):
+        def update(self, screen, snapshot):
+            return b"event: felt\ndata: %s\n\n" % (b"x" * 1_000_000)
+
+    table = Big()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    asleep, reader = screen(table, "asleep")
+    hub.add(asleep)
+    assert until(lambda: bool(asleep.outbox))
+    hub.remove(asleep)
+    got = read_to_end(reader)
+    assert not got.endswith(b"0\r\n\r\n") and len(got) < 1_000_000
 
 
 def test_without_chunked_framing_the_update_goes_as_it_is(broker, hub_for):
@@ -196,6 +236,7 @@ def test_a_tell_that_waits_for_its_pace_is_sent_when_the_clock_reaches_it(clock,
     assert b"mine\ndata: 2" in read_until(reader, b"mine\ndata: 2")
 
 
+@pytest.mark.timed
 def test_a_screen_that_stops_reading_holds_up_no_other_and_then_gets_the_newest(broker, hub_for):
     table = Table()
     big = b"x" * 200_000  # more than a socket takes unread
@@ -276,6 +317,7 @@ def test_an_idle_screen_gets_a_heartbeat_when_the_clock_says(clock, broker, hub_
     hub.remove(idle)
 
 
+@pytest.mark.timed
 def test_a_screen_that_has_gone_is_dropped_and_costs_nothing_after(clock, broker, hub_for):
     hub, gone, reader = one_screen(broker, hub_for, "gone")
     reader.close()
