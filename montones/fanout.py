@@ -118,9 +118,9 @@ class Glue(Protocol):
     def update(self, screen: Screen, table) -> bytes:
         """The bytes that bring ``screen`` to ``table``'s version."""
 
-    def tell(self, screen: Screen, table) -> bytes:
-        """The bytes that tell ``screen`` of ``table``'s version (nothing, for a screen that
-        fetches nothing of its own, or has nothing new to fetch)."""
+    def tell(self, screens: list[Screen], table) -> list[bytes]:
+        """For each of ``screens``, the bytes that tell it of ``table``'s version (nothing,
+        for a screen that fetches nothing of its own, or has nothing new to fetch)."""
 
     def deadline(self, table) -> float | None:
         """When the table's clock next decides something (the clock's wall time)."""
@@ -251,10 +251,11 @@ class Fanout:
                     screen.write(update, now)
                     screen.version = table.version
             told = self.broker.told_version(code)
-            for screen in screens:
-                if screen.told < told <= screen.version:
-                    table = table or self._glue.snapshot(code, released)
-                    screen.write(self._glue.tell(screen, table), now)
+            telling = [s for s in screens if s.told < told <= s.version]
+            if telling:
+                table = table or self._glue.snapshot(code, released)
+                for screen, tell in zip(telling, self._glue.tell(telling, table), strict=True):
+                    screen.write(tell, now)
                     screen.told = told
             if self._read_at.get(code) != released:  # the table moved: its clock may have
                 self._read_at[code] = released

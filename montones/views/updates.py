@@ -132,9 +132,9 @@ def departure(state: dict, about: dict) -> str | None:
     return "moved" if player.get("device", 0) != about.get("device", 0) else None
 
 
-def tell(screen: Screen, table: Snapshot) -> bytes:
-    """``mine`` to a seated phone whose own regions would show something new at ``table``'s
-    version, on which it fetches them; nothing to others.
+def tell(screens: list[Screen], table: Snapshot) -> list[bytes]:
+    """``mine`` to each seated phone whose own regions would show something new at
+    ``table``'s version, on which it fetches them; nothing to others.
 
     A phone's regions (its status and its bar) are drawn from what :func:`own` gives and from
     nothing else of the table: at a table of thirty, another player's bet changes every felt
@@ -146,17 +146,28 @@ def tell(screen: Screen, table: Snapshot) -> bytes:
     answered a later one, whose regions others' actions change back before its next tell,
     keeps the later regions until they change again or it comes back to the foreground (which
     fetches every region).
+
+    A seat's view is the view every seat shares with its own part (``my_view``) in it; only
+    its own bets' marks differ, which neither the status nor the bar is drawn from. So the
+    shared view is worked out once for all the phones told.
     """
-    about = screen.about
-    if about["screen"] != "phone" or about["seat"] is None:
-        return b""
-    if about.get("drawn_at", -1) >= table.version:
-        return b""  # drawn at this version or a newer one already
-    regions = own(table, game(table.game).view(table.state, about["seat"], clock().time()))
-    if regions == about.get("own"):
-        return b""
-    about["own"], about["drawn_at"] = regions, table.version
-    return b"event: mine\ndata: %d\n\n" % table.version
+    engine, now, shared = game(table.game), clock().time(), None
+    told = []
+    for screen in screens:
+        about = screen.about
+        seat = about["seat"]
+        if about["screen"] != "phone" or seat is None or about.get("drawn_at", -1) >= table.version:
+            told.append(b"")  # nothing of its own, or drawn at this version or a newer one
+            continue
+        if shared is None:
+            shared = engine.view(table.state, None, now)
+        regions = own(table, {**shared, "me": engine.my_view(table.state, seat, now)})
+        if regions == about.get("own"):
+            told.append(b"")
+            continue
+        about["own"], about["drawn_at"] = regions, table.version
+        told.append(b"event: mine\ndata: %d\n\n" % table.version)
+    return told
 
 
 def drawn(table, seat: str, regions: tuple) -> None:

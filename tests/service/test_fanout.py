@@ -38,8 +38,8 @@ class Table:
     def update(self, screen, table):
         return f"event: felt\ndata: v{table.version} {screen.about['name']}\n\n".encode()
 
-    def tell(self, screen, table):
-        return b""
+    def tell(self, screens, table):
+        return [b""] * len(screens)
 
     def deadline(self, table):
         return self.due
@@ -192,8 +192,8 @@ def test_every_screen_is_sent_its_update_before_any_is_told(broker, hub_for):
             super().write(data, now)
 
     class Told(Table):
-        def tell(self, screen, table):
-            return b"event: mine\ndata: %d\n\n" % table.version
+        def tell(self, screens, table):
+            return [b"event: mine\ndata: %d\n\n" % table.version] * len(screens)
 
     table = Told()
     broker.publish(table.code, 1)
@@ -217,7 +217,9 @@ def test_every_screen_is_sent_its_update_before_any_is_told(broker, hub_for):
 def test_a_tell_that_waits_for_its_pace_is_sent_when_the_clock_reaches_it(clock, hubs):
     broker = Broker(clock, min_gap=0.25, min_tell_gap=0.5)
     table = type(
-        "Told", (Table,), {"tell": lambda self, s, t: b"event: mine\ndata: %d\n\n" % t.version}
+        "Told",
+        (Table,),
+        {"tell": lambda self, s, t: [b"event: mine\ndata: %d\n\n" % t.version] * len(s)},
     )()
     broker.publish(table.code, 1)
     hub = fanout.Fanout(broker, clock, contextlib.nullcontext, table)

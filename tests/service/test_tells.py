@@ -3,7 +3,8 @@
 
 After every step, for every seated phone at every table: the phone's own regions (its status
 and its bar, fetched as its stream's "mine" makes it fetch them) and ``updates.own`` at the
-table's version. Whenever ``own`` is what it was at the phone's previous check, the regions
+table's version, worked out from the seat's view and, as the fan-out does, from the shared view
+with the seat's own part in it (the two must agree). Whenever ``own`` is what it was at the phone's previous check, the regions
 must be too (their nonces, CSRF token and drawn-at version aside): otherwise a phone that is
 not told would keep showing regions that changed. ``TELL_EXAMPLES`` sets the number of examples
 (30 under ``CI=true``, 8 otherwise).
@@ -51,8 +52,13 @@ class TellMachine(LedgerMachine):
                 if table.state["players"][seat].get("left"):
                     continue
                 with self.app.test_request_context():
-                    view = game(table.game).view(table.state, seat, clock().time())
-                    own = updates.own(table, view)
+                    engine, now = game(table.game), clock().time()
+                    own = updates.own(table, engine.view(table.state, seat, now))
+                    # What the fan-out works it out from: the shared view with the seat's own
+                    # part in it.
+                    shared = engine.view(table.state, None, now)
+                    mine = engine.my_view(table.state, seat, now)
+                    assert updates.own(table, {**shared, "me": mine}) == own, (t.game, seat)
                 response = phone.client.get(f"/t/{t.code}/p/mine", headers=HX)
                 if response.status_code != 200 or table.ended_at:
                     continue
