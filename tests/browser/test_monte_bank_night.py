@@ -49,7 +49,11 @@ def cut_until_dealt(tv, phones, number):
 
 
 def choose(page, field, value):
-    page.locator(f'#intent input[name="{field}"][value="{value}"]').check(force=True)
+    """Tap the choice's label, as a player does (the radio inside it is drawn as the label);
+    then it is the one checked."""
+    radio = f'input[name="{field}"][value="{value}"]'
+    page.locator(f"#intent label:has({radio})").click()
+    expect(page.locator(f"#intent {radio}")).to_be_checked()
 
 
 def placed(page, button):

@@ -168,7 +168,7 @@ class Row:
 
 
 M, T, C = "montones", "monte", "monte_bank"
-TAP = {"bet_kind": "round", "against": "ll", "side": "upper", "amount": 3}
+TAP = {"bet_kind": "layout", "against": "ll", "side": "upper", "amount": 3}
 BET2 = {"heap": 2, "amount": 5}
 # fmt: off
 MATRIX = [
