@@ -12,7 +12,7 @@ from montones import broker, channel, service
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry
 from montones.rules.games import game
-from montones.service import Actor
+from montones.service import Actor, store
 
 
 def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):
@@ -323,3 +323,32 @@ def test_a_pause_does_not_count_against_the_bankers_time(app, clock):
         service.host_action(code, host, "resume")
         moved = service.get_table(code).state["bank"]["opened_at"] - opened
     assert moved == 1200
+
+
+def test_a_table_s_writers_take_turns_at_their_table_before_the_database(app):
+    """While a writer of one table has that table's turn, an action at another table goes
+    through, and another action at the first one waits for the turn: so a table whose players
+    all tap at once queues for the database behind one of its own taps, not all of them."""
+    busy, _ = seated(app)
+    other, other_seats = seated(app)
+    while store._turn(other) is store._turn(busy):  # tables share one turn in 64: not these
+        other, other_seats = seated(app)
+    busy_seats = state(app, busy)["players"]
+    done = threading.Event()
+
+    def waiting_writer():
+        with app.app_context():
+            service.act(busy, Actor(seat=next(iter(busy_seats))), "offer", {"amount": 10})
+        done.set()
+
+    turn = store._turn(busy)
+    with turn:
+        assert store._turn(busy) is turn  # one turn per table, however often it is asked for
+        writer = threading.Thread(target=waiting_writer)
+        writer.start()
+        with app.app_context():  # another table's action is not held up
+            service.act(other, Actor(seat=other_seats["Ana"]), "offer", {"amount": 10})
+        assert not done.wait(0.3)  # the first table's action waits for its turn
+    assert done.wait(10)
+    writer.join(10)
+    assert state(app, busy)["auction"]["offers"]
