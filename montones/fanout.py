@@ -118,6 +118,9 @@ class Glue(Protocol):
     def update(self, screen: Screen, table) -> bytes:
         """The bytes that bring ``screen`` to ``table``'s version."""
 
+    def order(self, screen: Screen) -> int:
+        """Where ``screen`` comes in a round's writing of updates (lowest first)."""
+
     def tell(self, screens: list[Screen], table) -> list[bytes]:
         """For each of ``screens``, the bytes that tell it of ``table``'s version (nothing,
         for a screen that fetches nothing of its own, or has nothing new to fetch)."""
@@ -243,12 +246,12 @@ class Fanout:
             table = None
             if ready:
                 table = self._glue.snapshot(code, released)
-                # Every update is worked out (every kind of screen rendered) before the first
-                # is written: a screen that is told of a change fetches its own part at once,
-                # and those requests would hold up the renders still to do.
-                updates = [self._glue.update(screen, table) for screen in ready]
-                for screen, update in zip(ready, updates, strict=True):
-                    screen.write(update, now)
+                # Each update is written as soon as it is worked out, in the glue's order
+                # (the kind most screens share first, so that the many are not held up by the
+                # render of one); the tells come after every update of the round.
+                ready.sort(key=self._glue.order)
+                for screen in ready:
+                    screen.write(self._glue.update(screen, table), now)
                     screen.version = table.version
             told = self.broker.told_version(code)
             telling = [s for s in screens if s.told < told <= s.version]

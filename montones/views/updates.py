@@ -97,6 +97,15 @@ def snapshot(code: str, released: int) -> Snapshot:
     return found
 
 
+# The order a round writes updates in: the phones (the many, one render of the felt for all
+# of them) before the TV's render, which they need not wait for.
+ORDER = {"phone": 0, "tv": 1, "host": 2}
+
+
+def order(screen: Screen) -> int:
+    return ORDER[screen.about["screen"]]
+
+
 def update(screen: Screen, table: Snapshot) -> bytes:
     """What every screen of its kind is sent; the host's page, the version alone."""
     about = screen.about

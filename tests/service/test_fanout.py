@@ -38,6 +38,9 @@ class Table:
     def update(self, screen, table):
         return f"event: felt\ndata: v{table.version} {screen.about['name']}\n\n".encode()
 
+    def order(self, screen):
+        return 0
+
     def tell(self, screens, table):
         return [b""] * len(screens)
 
