@@ -18,10 +18,9 @@ from montones.cli import main
 from tests.helpers.liveserver import SERVERS, free_port, stop_server
 
 
-def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'm.sqlite'}", "SECRET_KEY": "x"}
-    env.pop("MONTONES_PUBLIC_URL", None)
+def serve(tmp_path, port: int, env: dict):
+    """``montones serve`` on ``port`` with ``env``, as a host starts it (no other flag); its
+    output goes to the log it returns."""
     log = open(tmp_path / "serve.log", "w+b")
     process = subprocess.Popen(
         [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -31,6 +30,14 @@ def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):
         start_new_session=True,
     )
     process.port = port
+    return log, process
+
+
+def test_serve_prints_the_join_url_and_its_qr_code_and_answers_there(tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'm.sqlite'}", "SECRET_KEY": "x"}
+    env.pop("MONTONES_PUBLIC_URL", None)
+    log, process = serve(tmp_path, port, env)
     try:
         url = f"http://127.0.0.1:{port}/"
         deadline = time.monotonic() + 30
@@ -153,15 +160,7 @@ def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_pa
             [str(windows_like), *filter(None, [os.environ.get("PYTHONPATH")])]
         ),
     }
-    log = open(tmp_path / "serve.log", "w+b")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    process.port = port
+    log, process = serve(tmp_path, port, env)
     try:
         url = f"http://127.0.0.1:{port}/"
         answered = None
