@@ -249,6 +249,17 @@ def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, se
     ben.wait_for_timeout(1000)  # a "mine" for the bet would have come and been answered
     assert fetched == [], fetched
 
+    # The ✕ on his pile takes his bet back (his chips with it), and he bets again.
+    with ben.expect_response(re.compile(r"/a/withdraw")) as answer:
+        heap(ben, 1).get_by_role("button", name="Withdraw this bet").click()
+    assert answer.value.status == 200
+    sent = answer.value.request.post_data or ""
+    assert "stage=" in sent and "nonce=" in sent and "bet=" in sent, sent
+    expect(chips).to_contain_text(str(before), timeout=TIMEOUT)
+    expect(heap(ana, 1)).not_to_contain_text("Ben", timeout=TIMEOUT)
+    tap_heap(ben, 1, "bet", 10)
+    expect(chips).to_contain_text(str(before - 10), timeout=TIMEOUT)
+
     with ben.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
         ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
