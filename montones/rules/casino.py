@@ -15,11 +15,19 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from montones.rules import record, table
+from montones.rules import record, rotation, table
 from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
-from montones.rules.plain import copy_state
+from montones.rules.rotation import (
+    BANK,
+    BETTING,
+    CUT,
+    FINISHED,
+    SEATING,
+    cut_deadline,
+    require_banker,
+)
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
@@ -53,14 +61,7 @@ DEFAULT_SETTINGS = {
 }
 
 # Phases: seating -> bank -> cut -> betting -> deal_over -> cut ... (aces) -> bank ... -> finished
-SEATING, BANK, CUT, BETTING, DEAL_OVER, FINISHED = (
-    "seating",
-    "bank",
-    "cut",
-    "betting",
-    "deal_over",
-    "finished",
-)
+DEAL_OVER = "deal_over"  # the deal is over; the other phases are the rotation's
 
 
 # --- the deal ------------------------------------------------------------------------------
@@ -351,11 +352,6 @@ def _require_phase(state: State, *phases: str) -> None:
     require_phase(state, _PHASE_REFUSAL, *phases)
 
 
-def _require_banker(state: State, pid: str) -> None:
-    if pid != state["banker"]:
-        raise RulesError("only the banker can do that")
-
-
 active = table.active
 
 
@@ -365,13 +361,14 @@ def _right_of(state: State, pid: str) -> str | None:
     return others[-1] if others else None
 
 
-@action
-def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    table.seat_player(state, events, pid, name, chips)
-    state["banks"][pid] = 0
-
-
 top_up = table.top_up
+# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
+# goes round (montones.rules.rotation).
+join = rotation.join
+after_pause = rotation.after_pause
+follow_up = rotation.follow_up
+over = rotation.over
+between_banks = rotation.between_banks
 
 
 @action
@@ -391,7 +388,7 @@ def put_up_bank(
     """The banker puts up a bank of any size up to their chips (at least the table minimum,
     or nobody could bet); the first deal is shuffled and sealed."""
     _require_phase(state, BANK)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     banker = state["players"][pid]
     if not is_count(amount) or amount <= 0:
         raise RulesError("a bank must be a whole number of chips, at least 1")
@@ -627,7 +624,7 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     bet is decided, and the deal is settled. A broken bank, or one that has dealt the table's
     limit, passes at once."""
     _require_phase(state, BETTING)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     deal = state["deal"]
     bets = deal["bets"]
     outcome = play_deal(
@@ -659,7 +656,7 @@ def close_bets(state: State, events: Events, pid: str) -> None:
 def next_deal(state: State, events: Events, pid: str, now: float, deck: list[str] | None = None):
     """The banker goes on: the cards are gathered and shuffled for the next deal."""
     _require_phase(state, DEAL_OVER)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     state["void"] = None
     _shuffle(state, events, now, deck)
 
@@ -668,7 +665,7 @@ def next_deal(state: State, events: Events, pid: str, now: float, deck: list[str
 def aces(state: State, events: Events, pid: str) -> None:
     """ "Aces": the banker passes the bank between deals."""
     _require_phase(state, DEAL_OVER)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     _pass_bank(state, events, "aces")
 
 
@@ -919,14 +916,6 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     }
 
 
-def after_pause(state: State, now: float, paused_for: float) -> State:
-    """A player who is to cut gets the whole cut time again; nothing else runs on a clock."""
-    new = copy_state(state)
-    if new["phase"] == CUT:
-        new["cut_started"] = now
-    return new
-
-
 def live_commitment(state: State) -> str | None:
     """The commitment of the deck a deal is dealing from, whose order must stay secret."""
     shuffle = state.get("shuffle")
@@ -1095,25 +1084,6 @@ def balances(state: State) -> dict[str, int]:
     accounts["levy"] = state["pot"]
     accounts["house"] = state["house"]
     return accounts
-
-
-def cut_deadline(state: State) -> float | None:
-    if state["phase"] != CUT:
-        return None
-    return state["cut_started"] + state["settings"]["cut_timeout"]
-
-
-def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
-    """Nothing happens by itself after an action."""
-    return None
-
-
-def over(state: State) -> bool:
-    return state["phase"] == FINISHED
-
-
-def between_banks(state: State) -> bool:
-    return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

@@ -10,11 +10,19 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from montones.rules import record, table
+from montones.rules import record, rotation, table
 from montones.rules.cards import FRENCH, cut, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
-from montones.rules.plain import copy_state
+from montones.rules.rotation import (
+    BANK,
+    BETTING,
+    CUT,
+    FINISHED,
+    SEATING,
+    cut_deadline,
+    require_banker,
+)
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
 
@@ -38,14 +46,7 @@ DEFAULT_SETTINGS = {
 }
 
 # Phases: seating -> bank -> cut -> betting -> coup_over -> betting ... -> bank ... -> finished
-SEATING, BANK, CUT, BETTING, COUP_OVER, FINISHED = (
-    "seating",
-    "bank",
-    "cut",
-    "betting",
-    "coup_over",
-    "finished",
-)
+COUP_OVER = "coup_over"  # the deal is over; the other phases are the rotation's
 
 
 # --- coups -------------------------------------------------------------------------------
@@ -219,21 +220,17 @@ _PHASE_REFUSAL = {
 }
 
 
-def _require_banker(state: State, pid: str) -> None:
-    if pid != state["banker"]:
-        raise RulesError("only the banker can do that")
-
-
 active = table.active
 
 
-@action
-def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    table.seat_player(state, events, pid, name, chips)
-    state["banks"][pid] = 0
-
-
 top_up = table.top_up
+# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
+# goes round (montones.rules.rotation).
+join = rotation.join
+after_pause = rotation.after_pause
+follow_up = rotation.follow_up
+over = rotation.over
+between_banks = rotation.between_banks
 
 
 @action
@@ -278,7 +275,7 @@ def put_up_bank(
 ) -> None:
     """The banker puts up a bank and shuffles; the next player to the left cuts."""
     _require_phase(state, BANK)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     banker = state["players"][pid]
     if not is_count(amount) or amount <= 0:
         raise RulesError("a bank must be a whole number of chips, at least 1")
@@ -401,7 +398,7 @@ def _return_bet(state: State, coup: dict, placed: dict) -> None:
 def turn_gate(state: State, events: Events, pid: str) -> None:
     """The banker turns the deck: the gate decides each layout. A broken or finished bank passes."""
     _require_phase(state, BETTING)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     coup = state["coup"]
     gate = state["deck"].pop()
     outcome = settle_coup(
@@ -429,7 +426,7 @@ def turn_gate(state: State, events: Events, pid: str) -> None:
 def next_coup(state: State, events: Events, pid: str) -> None:
     """Without shuffling, the banker lays out the next coup."""
     _require_phase(state, COUP_OVER)
-    _require_banker(state, pid)
+    require_banker(state, pid)
     _deal_coup(state, events)
 
 
@@ -615,15 +612,6 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     return _my_view(state, seat, state["bank"] - on_table if phase == BETTING else 0)
 
 
-def after_pause(state: State, now: float, paused_for: float) -> State:
-    """The table as the host's pause leaves it: a player who is to cut gets the whole cut time
-    again. A Monte bank lasts a number of coups, not a time, so ``paused_for`` moves nothing."""
-    new = copy_state(state)
-    if new["phase"] == CUT:
-        new["cut_started"] = now
-    return new
-
-
 def live_commitment(state: State) -> str | None:
     """The commitment of the deck a bank is dealing from, whose order must stay secret."""
     shuffle = state.get("shuffle")
@@ -794,28 +782,6 @@ def balances(state: State) -> dict[str, int]:
     coup = state["coup"]
     accounts["stakes"] = table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
     return accounts
-
-
-def cut_deadline(state: State) -> float | None:
-    """When the punter to cut runs out of time, if the deck waits for a cut."""
-    if state["phase"] != CUT:
-        return None
-    return state["cut_started"] + state["settings"]["cut_timeout"]
-
-
-def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
-    """Nothing in Monte happens by itself after an action."""
-    return None
-
-
-def over(state: State) -> bool:
-    """Monte ends by itself once everyone has held the bank the agreed number of times."""
-    return state["phase"] == FINISHED
-
-
-def between_banks(state: State) -> bool:
-    """No bank is running and one has: the TV has room for the night so far."""
-    return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
 
 
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:

@@ -1,0 +1,55 @@
+"""What Monte and Casino Monte Bank share, as games whose bank goes round the table: the first
+banker drawn, a bank put up and passed on, each deal cut by the punter whose turn it is, and
+the night over once everyone has held the bank the agreed number of times. Their phases carry
+the same names; each game adds its own for a deal that is over."""
+
+from __future__ import annotations
+
+from montones.rules import table
+from montones.rules.errors import RulesError
+from montones.rules.plain import copy_state
+from montones.rules.table import Events, State, action
+
+SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
+
+
+def require_banker(state: State, pid: str) -> None:
+    if pid != state["banker"]:
+        raise RulesError("only the banker can do that")
+
+
+@action
+def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+    table.seat_player(state, events, pid, name, chips)
+    state["banks"][pid] = 0
+
+
+def after_pause(state: State, now: float, paused_for: float) -> State:
+    """The table as the host's pause leaves it: a player who is to cut gets the whole cut time
+    again. A bank lasts a number of deals, not a time, so ``paused_for`` moves nothing."""
+    new = copy_state(state)
+    if new["phase"] == CUT:
+        new["cut_started"] = now
+    return new
+
+
+def cut_deadline(state: State) -> float | None:
+    """When the punter to cut runs out of time, if the deck waits for a cut."""
+    if state["phase"] != CUT:
+        return None
+    return state["cut_started"] + state["settings"]["cut_timeout"]
+
+
+def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
+    """Nothing happens by itself after an action."""
+    return None
+
+
+def over(state: State) -> bool:
+    """The night ends by itself once everyone has held the bank the agreed number of times."""
+    return state["phase"] == FINISHED
+
+
+def between_banks(state: State) -> bool:
+    """No bank is running and one has: the TV has room for the night so far."""
+    return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
