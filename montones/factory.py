@@ -29,7 +29,15 @@ class Templates(Environment):
     fifth of a phone felt's render and a third of the TV's. A key named like a dict method
     (``items``, ``get``) now gives the key's value; no view has such a key, and the templates
     call those methods only on dicts without one.
+
+    A template's globals are one dict, the environment's as they stand when it is loaded (every
+    global is set in :func:`create_app`, before the first template; Jinja asks that none change
+    after). Jinja's own ChainMap made every ``{% from ... import ... %}`` of a render compare
+    the importing template's globals with it key by key (a seventh of a phone's status line).
     """
+
+    def make_globals(self, d):
+        return {**self.globals, **(d or {})}
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:
@@ -120,11 +128,12 @@ def _translations():
 @pass_context
 def _gettext(context, message: str, /, **variables) -> str:
     """``_("...", name=value)`` in a template, as Jinja's newstyle gettext does it: translated,
-    marked safe where the template escapes, and always %-formatted with escaped values."""
+    marked safe where the template escapes, and %-formatted with escaped values (a message with
+    no "%" in it needs no formatting, and is spared it)."""
     text = _translations().ugettext(message)
     if context.eval_ctx.autoescape:
         text = Markup(text)
-    return text % variables
+    return text % variables if variables or "%" in text else text
 
 
 @pass_context
