@@ -76,11 +76,14 @@ def create_app(test_config=None):
     options.setdefault("json_deserializer", orjson.loads)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # A file on this machine: no connection to go stale (so no ping before each use), and
-        # as many connections as the server has threads, each cheap.
+        # as many connections as the server has threads, each cheap. The one used last is
+        # taken first: as a rule nothing was written since by another, so SQLite keeps its
+        # page cache; one that sat in the pool while others wrote reads its pages again.
         options.pop("pool_pre_ping", None)
         if app.config["SQLALCHEMY_DATABASE_URI"] not in ("sqlite://", "sqlite:///:memory:"):
             options.setdefault("pool_size", 32)
             options.setdefault("max_overflow", 64)
+            options.setdefault("pool_use_lifo", True)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     clock.init_app(app)
     channel.init_app(app)
