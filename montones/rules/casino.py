@@ -397,13 +397,7 @@ def put_up_bank(
             "a bank must hold at least the table minimum of %(least)s",
             least=state["settings"]["min_bet"],
         )
-    if amount > banker["chips"]:
-        raise RulesError(
-            "you have %(chips)s chips: a bank of %(amount)s is over them",
-            chips=banker["chips"],
-            amount=amount,
-        )
-    banker["chips"] -= amount
+    table.take_bank(banker, amount)
     state["bank"] = amount
     state["deals"] = 0
     events.append({"type": "bank_put_up", "banker": pid, "amount": amount})

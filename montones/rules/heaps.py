@@ -386,13 +386,7 @@ def se_abona(state: State, events: Events, pid: str, amount: int, now: float) ->
         raise RulesError("the bank's time is up: it closes")
     banker = state["players"][pid]
     table.amount(amount, Phrase("the new bank"))
-    if amount > banker["chips"]:
-        raise RulesError(
-            "you have %(chips)s chips: a bank of %(amount)s is over them",
-            chips=banker["chips"],
-            amount=amount,
-        )
-    banker["chips"] -= amount
+    table.take_bank(banker, amount)
     state["bank"]["amount"] = amount
     events.append({"type": "se_abona", "banker": pid, "amount": amount})
 
@@ -887,12 +881,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     if hand and hand["heaps"]:
         for number, cards in enumerate(hand["heaps"], start=1):
             bets = [
-                {
-                    **b,
-                    "name": names[b["player"]],
-                    "mine": b["player"] == seat,
-                    "line": turned.get(b["id"]),
-                }
+                table.shown_bet(b, names, seat, turned.get(b["id"]))
                 for b in hand["bets"]
                 if b["heap"] == number
             ]

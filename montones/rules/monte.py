@@ -279,13 +279,7 @@ def put_up_bank(
     banker = state["players"][pid]
     if not is_count(amount) or amount <= 0:
         raise RulesError("a bank must be a whole number of chips, at least 1")
-    if amount > banker["chips"]:
-        raise RulesError(
-            "you have %(chips)s chips: a bank of %(amount)s is over them",
-            chips=banker["chips"],
-            amount=amount,
-        )
-    banker["chips"] -= amount
+    table.take_bank(banker, amount)
     state["bank"] = amount
     state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
     # Committed to before the cut and the first bet; opened once the bank's last coup is done.
@@ -508,12 +502,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         unseen = _unseen_before_gate(state, shown)
         for name in LAYOUTS:
             bets = [
-                {
-                    **b,
-                    "name": names[b["player"]],
-                    "mine": b["player"] == seat,
-                    "line": turned.get(b["id"]),
-                }
+                table.shown_bet(b, names, seat, turned.get(b["id"]))
                 for b in shown["bets"]
                 if b["layout"] == name
             ]

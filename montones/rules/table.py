@@ -346,6 +346,28 @@ def players_chips(state: State) -> dict[str, int]:
     return {f"player:{pid}": p["chips"] for pid, p in state["players"].items()}
 
 
+def take_bank(banker: dict, amount: int) -> None:
+    """A bank of ``amount`` taken from its banker's chips, which must hold it."""
+    if amount > banker["chips"]:
+        raise RulesError(
+            "you have %(chips)s chips: a bank of %(amount)s is over them",
+            chips=banker["chips"],
+            amount=amount,
+        )
+    banker["chips"] -= amount
+
+
+def shown_bet(placed: dict, names: dict[str, str], seat: str | None, line: dict | None) -> dict:
+    """A bet as a screen shows it: with its player's name, whether it is the seat's own, and
+    its settled line once there is one."""
+    return {
+        **placed,
+        "name": names[placed["player"]],
+        "mine": placed["player"] == seat,
+        "line": line,
+    }
+
+
 def stakes(bets: list[dict]) -> int:
     """Chips staked on the table by these bets."""
     return sum(b["amount"] or 0 for b in bets)
