@@ -212,7 +212,6 @@ def _require_phase(state: State, *phases: str) -> None:
 
 
 _PHASE_REFUSAL = {
-    SEATING: Phrase("the game has already started"),
     BANK: Phrase("the bank is not waiting to be put up"),
     CUT: Phrase("the deck is not waiting for a cut"),
     BETTING: Phrase("bets are closed"),
@@ -227,6 +226,7 @@ top_up = table.top_up
 # Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
 # goes round (montones.rules.rotation).
 join = rotation.join
+draw_for_bank = rotation.draw_for_bank
 after_pause = rotation.after_pause
 follow_up = rotation.follow_up
 over = rotation.over
@@ -252,16 +252,6 @@ def leave(state: State, events: Events, pid: str) -> None:
         if state["phase"] == CUT and pid == state["cutter"]:
             _cut(state, events, None, "cutter left")
     events.append({"type": "left", "player": pid})
-
-
-@action
-def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
-    """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
-    draw again)."""
-    _require_phase(state, SEATING)
-    rounds, banker = table.draw_first_banker(active(state), FRENCH, deck, _rng)
-    state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
-    events.append({"type": "drawn", "draws": rounds, "banker": banker})
 
 
 @action

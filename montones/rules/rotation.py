@@ -5,12 +5,17 @@ the same names; each game adds its own for a deal that is over."""
 
 from __future__ import annotations
 
+import secrets
+
 from montones.rules import table
-from montones.rules.errors import RulesError
+from montones.rules.cards import FRENCH
+from montones.rules.errors import Phrase, RulesError
 from montones.rules.plain import copy_state
 from montones.rules.table import Events, State, action
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
+
+_rng = secrets.SystemRandom()
 
 
 def require_banker(state: State, pid: str) -> None:
@@ -22,6 +27,16 @@ def require_banker(state: State, pid: str) -> None:
 def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
     table.seat_player(state, events, pid, name, chips)
     state["banks"][pid] = 0
+
+
+@action
+def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
+    """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
+    draw again)."""
+    table.require_phase(state, {SEATING: Phrase("the game has already started")}, SEATING)
+    rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, _rng)
+    state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
+    events.append({"type": "drawn", "draws": rounds, "banker": banker})
 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:

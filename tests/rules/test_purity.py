@@ -18,9 +18,9 @@ def test_importing_montones_rules_loads_neither_flask_nor_sqlalchemy():
 def test_shuffles_come_from_a_cspring():
     import secrets
 
-    from montones.rules import cards, heaps, monte
+    from montones.rules import cards, casino, heaps, monte, rotation
 
-    for module in (cards, monte, heaps):
+    for module in (cards, monte, heaps, casino, rotation):
         assert isinstance(
             module._rng if module is not cards else module._system_random, secrets.SystemRandom
         )

@@ -48,7 +48,7 @@ from montones import create_app, service
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
-from montones.rules import casino, heaps, monte
+from montones.rules import casino, heaps, monte, rotation
 from montones.rules.games import GAMES as ENGINES
 from montones.rules.table import TABLE_DEFAULTS, looks
 from tests.helpers.nights import HX, Night, csrf_of, notice
@@ -292,11 +292,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.focus = "both"
         self.setups: dict[str, dict] = {}
         self.progress: Counter = Counter()  # hands, coups and banks changing hands
-        self.rngs = (heaps._rng, monte._rng, casino._rng)
+        self.rngs = (heaps._rng, monte._rng, casino._rng, rotation._rng)
         STATS["examples"] += 1
 
     def teardown(self):
-        heaps._rng, monte._rng, casino._rng = self.rngs
+        heaps._rng, monte._rng, casino._rng, rotation._rng = self.rngs
         STATS[f"steps in an example: {bucket(self.steps, (0, 10, 25, 40, 50))}"] += 1
         for what in ("montones: a hand dealt", "monte: a coup dealt"):
             STATS[f"{what}, per example: {bucket(self.progress[what], (0, 1, 3, 6))}"] += 1
@@ -322,7 +322,7 @@ class LedgerMachine(RuleBasedStateMachine):
         one game opens only that one)."""
         self._count("open_tables")
         # The rules engines' shuffles, cuts and lots, replayable from the example.
-        heaps._rng = monte._rng = casino._rng = random.Random(seed)
+        heaps._rng = monte._rng = casino._rng = rotation._rng = random.Random(seed)
         self.focus = focus
         self.setups = {
             "montones": montones_setup,
@@ -419,7 +419,15 @@ class LedgerMachine(RuleBasedStateMachine):
         sent_away = bool(mine) and t.left(mine[-1])
         # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted).
         full = sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
-        ok = not sent_away and not full and 0 < len(clean) <= 24 and looks(clean) not in taken
+        # The host may have closed the doors to new players (a seat sent away stays out too).
+        closed = t.picture is not None and bool(t.picture.state.get("closed"))
+        ok = (
+            not sent_away
+            and not full
+            and not closed
+            and 0 < len(clean) <= 24
+            and looks(clean) not in taken
+        )
         response = phone.client.post(
             f"/t/{t.code}/join", data={"csrf_token": phone.token, "name": name}
         )
