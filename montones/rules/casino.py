@@ -792,31 +792,17 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             where = {"round": part.get("on"), "double": part.get("side")}.get(part["part"], "cross")
             spots[where].append(chip)
     void = state["void"]
-    players = [
-        {
-            "id": pid,
-            "name": p["name"],
-            "chips": p["chips"],
-            "is_banker": pid == banker,
-            "is_cutter": cutting and pid == state["cutter"],
-            "banks": state["banks"][pid],
-            "staked": sum(cost(b) for b in deal["bets"] if b["player"] == pid)
-            if deal and phase == BETTING
-            else 0,
-        }
-        for pid, p in state["players"].items()
-        if not p.get("left")
-    ]
     first_draw = bool(state["draws"]) and not passed and state["deals"] == 0 and not shown
-    view_ = {
+    open_bets = deal["bets"] if deal and phase == BETTING else []
+    return {
         "game": NAME,
         "version": state["version"],
         "phase": phase,
-        "players": players,
+        "players": rotation.seats_view(state, open_bets, cost),
         "banker": banker,
         "banker_name": names.get(banker),
         "bank": state["bank"],
-        "on_table": sum(cost(b) for b in deal["bets"]) if deal and phase == BETTING else 0,
+        "on_table": sum(cost(b) for b in open_bets),
         "deal": shown["number"] if shown else None,
         "deals": state["deals"],
         "layout": shown["layout"] if shown else None,
@@ -833,19 +819,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": cut_deadline(state),
         "deck": len(state["deck"]),
-        "draws": [
-            [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]
-            for draw in state["draws"]
-        ]
-        if first_draw
-        else [],
-        "passed": passed and {**passed, "name": names[passed["banker"]]},
-        "standings": standings(state) if phase == FINISHED else [],
-        "settings": state["settings"],
-        "me": None,
+        **rotation.night_view(state, names, first_draw),
+        "me": my_view(state, seat, now),
     }
-    view_["me"] = my_view(state, seat, now)
-    return view_
 
 
 def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:

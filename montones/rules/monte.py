@@ -509,28 +509,13 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             )
 
     first_draw = bool(state["draws"]) and not passed and state["coups"] == 0
-    players = [
-        {
-            "id": pid,
-            "name": p["name"],
-            "chips": p["chips"],
-            "is_banker": pid == banker,
-            "is_cutter": phase == CUT and pid == state["cutter"],
-            "banks": state["banks"][pid],
-            "staked": sum(b["amount"] for b in coup["bets"] if b["player"] == pid)
-            if coup and phase == BETTING
-            else 0,
-        }
-        for pid, p in state["players"].items()
-        if not p.get("left")
-    ]
     cutting = phase == CUT
     cut_by = (state["shuffle"] or {}).get("cut_by") if phase in (BETTING, COUP_OVER) else None
-    view_ = {
+    return {
         "game": "monte",
         "version": state["version"],
         "phase": phase,
-        "players": players,
+        "players": rotation.seats_view(state, coup["bets"] if coup and phase == BETTING else []),
         "banker": banker,
         "banker_name": names.get(banker),
         "bank": state["bank"],
@@ -566,19 +551,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                 )
             ],
         },
-        "draws": [
-            [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]
-            for draw in state["draws"]
-        ]
-        if first_draw
-        else [],
-        "passed": passed and {**passed, "name": names[passed["banker"]]},
-        "standings": standings(state) if phase == FINISHED else [],
-        "settings": state["settings"],
-        "me": None,
+        **rotation.night_view(state, names, first_draw),
+        "me": my_view(state, seat, now),
     }
-    view_["me"] = my_view(state, seat, now)
-    return view_
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:

@@ -6,6 +6,8 @@ the same names; each game adds its own for a deal that is over."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import Any
 
 from montones.rules import table
 from montones.rules.cards import FRENCH
@@ -68,3 +70,44 @@ def over(state: State) -> bool:
 def between_banks(state: State) -> bool:
     """No bank is running and one has: the TV has room for the night so far."""
     return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
+
+
+def seats_view(
+    state: State, open_bets: list[dict], cost: Callable[[dict], int] = lambda b: b["amount"]
+) -> list[dict]:
+    """The players still at the table as a view lists them: their chips, who holds the bank and
+    who is to cut, the banks each has held, and what each has staked on the bets still open
+    (``cost``: the chips a bet takes from its player)."""
+    phase, banker = state["phase"], state["banker"]
+    return [
+        {
+            "id": pid,
+            "name": p["name"],
+            "chips": p["chips"],
+            "is_banker": pid == banker,
+            "is_cutter": phase == CUT and pid == state["cutter"],
+            "banks": state["banks"][pid],
+            "staked": sum(cost(b) for b in open_bets if b["player"] == pid),
+        }
+        for pid, p in state["players"].items()
+        if not p.get("left")
+    ]
+
+
+def night_view(state: State, names: dict[str, str], first_draw: bool) -> dict[str, Any]:
+    """A view's part about the night rather than the deal: the draw for the first bank (while
+    ``first_draw``, nothing dealt since), the bank last passed with its banker's name, the
+    standings once the night is over (every bank back in its banker's chips by then), and the
+    table's settings."""
+    passed = state.get("passed")
+    return {
+        "draws": [
+            [{"player": pid, "name": names[pid], "card": card} for pid, card in draw.items()]
+            for draw in state["draws"]
+        ]
+        if first_draw
+        else [],
+        "passed": passed and {**passed, "name": names[passed["banker"]]},
+        "standings": table.standings(state) if state["phase"] == FINISHED else [],
+        "settings": state["settings"],
+    }
