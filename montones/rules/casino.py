@@ -688,30 +688,11 @@ def _split_pot(state: State, banker: str, events: Events) -> dict[str, int]:
 
 def _pass_bank(state: State, events: Events, why: str) -> None:
     """The bank goes back to the banker's chips with half the pot, and passes to the left."""
-    banker = state["banker"]
-    state["players"][banker]["chips"] += state["bank"]
-    state["banks"][banker] += 1
-    split = _split_pot(state, banker, events)
-    state["passed"] = {
-        "banker": banker,
-        "amount": state["bank"],
-        "why": why,
-        "deals": state["deals"],
-        "split": split,
-        "version": state["version"] + 1,
-    }
-    events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
-    state["bank"] = 0
+    split = _split_pot(state, state["banker"], events)
     state["deal"] = None
-    state["deck"] = []
     state["shuffle"] = None
-    following = table.next_banker(state, events, banker, least=state["settings"]["min_bet"])
-    if following is not None:
-        state["banker"], state["phase"] = following, BANK
-        return
-    state["banker"] = None
-    state["phase"] = FINISHED
-    events.append({"type": "finished", "standings": standings(state)})
+    least = state["settings"]["min_bet"]
+    rotation.pass_bank(state, events, why, least, deals=state["deals"], split=split)
 
 
 standings = table.standings
@@ -726,17 +707,11 @@ def finish(state: State, events: Events) -> None:
         for placed in list(deal["bets"]):
             _return_bet(state, placed)
     banker = state["banker"]
+    rotation.close_bank(state, events)
     if banker is not None:
-        if state["bank"]:
-            state["players"][banker]["chips"] += state["bank"]
-            events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})
         _split_pot(state, banker, events)
-    state["bank"] = 0
-    state["banker"] = None
     state["deal"] = None
-    state["deck"] = []
-    state["phase"] = FINISHED
-    events.append({"type": "finished", "standings": standings(state)})
+    rotation.night_over(state, events)
 
 
 # --- what a seat may see -------------------------------------------------------------------

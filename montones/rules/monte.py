@@ -416,27 +416,8 @@ def next_coup(state: State, events: Events, pid: str) -> None:
 
 def _pass_bank(state: State, events: Events, why: str) -> None:
     """The bank goes back to the banker's chips and passes to the left."""
-    banker = state["banker"]
-    state["players"][banker]["chips"] += state["bank"]
-    state["banks"][banker] += 1
-    state["passed"] = {
-        "banker": banker,
-        "amount": state["bank"],
-        "why": why,
-        "coups": state["coups"],
-        "version": state["version"] + 1,
-    }
-    events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
-    state["bank"] = 0
     state["coup"] = None
-    state["deck"] = []
-    following = table.next_banker(state, events, banker, least=1)
-    if following is not None:
-        state["banker"], state["phase"] = following, BANK
-        return
-    state["banker"] = None
-    state["phase"] = FINISHED
-    events.append({"type": "finished", "standings": standings(state)})
+    rotation.pass_bank(state, events, why, 1, coups=state["coups"])
 
 
 def standings(state: State) -> list[dict]:
@@ -452,16 +433,9 @@ def finish(state: State, events: Events) -> None:
     if coup and state["phase"] == BETTING:
         for placed in list(coup["bets"]):
             _return_bet(state, coup, placed)
-    banker = state["banker"]
-    if banker is not None and state["bank"]:
-        state["players"][banker]["chips"] += state["bank"]
-        events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})
-    state["bank"] = 0
-    state["banker"] = None
+    rotation.close_bank(state, events)
     state["coup"] = None
-    state["deck"] = []
-    state["phase"] = FINISHED
-    events.append({"type": "finished", "standings": standings(state)})
+    rotation.night_over(state, events)
 
 
 # --- what a seat may see ---------------------------------------------------------------------

@@ -111,3 +111,47 @@ def night_view(state: State, names: dict[str, str], first_draw: bool) -> dict[st
         "standings": table.standings(state) if state["phase"] == FINISHED else [],
         "settings": state["settings"],
     }
+
+
+def pass_bank(state: State, events: Events, why: str, least: int, **passed: Any) -> None:
+    """The bank passes (``why``): it goes back into its banker's chips, one more of the banks
+    they are owed held, and is recorded as passed with the game's own ``passed`` details. The
+    deck is gathered, and the next player to the left still owed a bank with at least ``least``
+    chips to put one up takes it (:func:`table.next_banker`); when nobody is, the night is over."""
+    banker = state["banker"]
+    state["players"][banker]["chips"] += state["bank"]
+    state["banks"][banker] += 1
+    state["passed"] = {
+        "banker": banker,
+        "amount": state["bank"],
+        "why": why,
+        **passed,
+        "version": state["version"] + 1,
+    }
+    events.append({"type": "bank_passed", "banker": banker, "amount": state["bank"], "why": why})
+    state["bank"] = 0
+    state["deck"] = []
+    following = table.next_banker(state, events, banker, least=least)
+    if following is not None:
+        state["banker"], state["phase"] = following, BANK
+        return
+    night_over(state, events)
+
+
+def close_bank(state: State, events: Events) -> None:
+    """The host ends the night with a bank running: it goes back into its banker's chips,
+    without counting as one of their banks."""
+    banker = state["banker"]
+    if banker is not None and state["bank"]:
+        state["players"][banker]["chips"] += state["bank"]
+        events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})
+    state["bank"] = 0
+
+
+def night_over(state: State, events: Events) -> None:
+    """The night is over: no banker and no deck, and the standings for everyone (every bank is
+    back in its banker's chips by now)."""
+    state["banker"] = None
+    state["deck"] = []
+    state["phase"] = FINISHED
+    events.append({"type": "finished", "standings": table.standings(state)})
