@@ -340,9 +340,7 @@ def check_settings(settings: dict) -> None:
 
 
 _PHASE_REFUSAL = {
-    BANK: Phrase("the bank is not waiting to be put up"),
-    CUT: Phrase("the deck is not waiting for a cut"),
-    BETTING: Phrase("bets are closed"),
+    **rotation.REFUSALS,
     DEAL_OVER: Phrase("the deal is still in play"),
 }
 
@@ -408,7 +406,9 @@ def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = 
         _cut(state, events, None, "nobody to cut", now)
 
 
-def _cut(state: State, events: Events, position: int | None, how: str, now: float | None) -> None:
+def _cut(
+    state: State, events: Events, position: int | None, how: str, now: float | None = None
+) -> None:
     """Cut (at random for ``position`` None), lay out the deal; a void deal is shuffled and
     sealed again, its cutter's time starting ``now`` (None: when the last cut's did, for a cut
     made because the cutter left, which has no time of its own)."""
@@ -541,21 +541,11 @@ def _check_stake(state: State, player: dict, amount: object, more: int) -> None:
         )
 
 
-def _punter(state: State, pid: str) -> dict:
-    _require_phase(state, BETTING)
-    player = table.player(state, pid)
-    if pid == state["banker"]:
-        raise RulesError("the banker does not bet against the bank")
-    if player["sitting_out"]:
-        raise RulesError("you are sitting out")
-    return player
-
-
 @action
 def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> None:
     """A round, a cross, a double or a Monte Carlo (three bets of this stake); each bet is at
     least the table minimum and at most the bank; their sum may exceed the bank."""
-    player = _punter(state, pid)
+    player = rotation.punter(state, pid)
     placed = parse_spot(spot) if not isinstance(spot, dict) else dict(spot)
     check_bet(placed)
     _check_stake(state, player, amount, len(parts(placed)))
@@ -567,20 +557,11 @@ def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> No
     events.append({"type": "bet_placed", **placed})
 
 
-def _own_bet(state: State, pid: str, bet_id: object) -> dict:
-    for placed in state["deal"]["bets"]:
-        if placed["id"] == bet_id:
-            if placed["player"] != pid:
-                raise RulesError("that bet is not yours")
-            return placed
-    raise RulesError("that bet is no longer on the table")
-
-
 @action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     _require_phase(state, BETTING)
     table.player(state, pid)
-    placed = _own_bet(state, pid, bet_id)
+    placed = rotation.own_bet(state["deal"]["bets"], pid, bet_id)
     _return_bet(state, placed)
     events.append({"type": "bet_withdrawn", **placed})
 
@@ -588,8 +569,8 @@ def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
 @action
 def change(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
     """A new stake for one of my bets, where it lies."""
-    player = _punter(state, pid)
-    placed = _own_bet(state, pid, bet_id)
+    player = rotation.punter(state, pid)
+    placed = rotation.own_bet(state["deal"]["bets"], pid, bet_id)
     player["chips"] += cost(placed)
     _check_stake(state, player, amount, len(parts(placed)))
     placed["amount"] = amount
@@ -656,21 +637,9 @@ def aces(state: State, events: Events, pid: str) -> None:
 @action
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
-    player = table.player(state, pid)
     deal = state["deal"]
     open_bets = deal["bets"] if deal and state["phase"] == BETTING else []
-    if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
-        for placed in list(open_bets):
-            _return_bet(state, placed)
-        player["left"] = True
-        _pass_bank(state, events, "banker left")
-    else:
-        for placed in [b for b in open_bets if b["player"] == pid]:
-            _return_bet(state, placed)
-        player["left"] = True
-        if state["phase"] == CUT and pid == state["cutter"]:
-            _cut(state, events, None, "cutter left", None)
-    events.append({"type": "left", "player": pid})
+    rotation.leave(state, events, pid, open_bets, _return_bet, _pass_bank, _cut)
 
 
 def _split_pot(state: State, banker: str, events: Events) -> dict[str, int]:

@@ -212,9 +212,7 @@ def _require_phase(state: State, *phases: str) -> None:
 
 
 _PHASE_REFUSAL = {
-    BANK: Phrase("the bank is not waiting to be put up"),
-    CUT: Phrase("the deck is not waiting for a cut"),
-    BETTING: Phrase("bets are closed"),
+    **rotation.REFUSALS,
     COUP_OVER: Phrase("the coup is still in play"),
 }
 
@@ -236,22 +234,10 @@ between_banks = rotation.between_banks
 @action
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
-    player = table.player(state, pid)
     coup = state["coup"]
     # Only bets still open go back: after the gate they have been settled already.
     open_bets = coup["bets"] if coup and state["phase"] == BETTING else []
-    if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
-        for placed in list(open_bets):
-            _return_bet(state, coup, placed)
-        player["left"] = True
-        _pass_bank(state, events, "banker left")
-    else:
-        for placed in [b for b in open_bets if b["player"] == pid]:
-            _return_bet(state, coup, placed)
-        player["left"] = True
-        if state["phase"] == CUT and pid == state["cutter"]:
-            _cut(state, events, None, "cutter left")
-    events.append({"type": "left", "player": pid})
+    rotation.leave(state, events, pid, open_bets, _return_bet, _pass_bank, _cut)
 
 
 @action
@@ -342,12 +328,7 @@ def unseen_counts(state: State) -> dict[str, int]:
 @action
 def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> None:
     """Bet on a layout; all bets on the table together may never exceed the bank."""
-    _require_phase(state, BETTING)
-    player = table.player(state, pid)
-    if pid == state["banker"]:
-        raise RulesError("the banker does not bet against the bank")
-    if player["sitting_out"]:
-        raise RulesError("you are sitting out")
+    player = rotation.punter(state, pid)
     coup = state["coup"]
     on_table = sum(b["amount"] for b in coup["bets"])
     check_bet(player["chips"], state["bank"], on_table, layout, amount, state["settings"])
@@ -362,20 +343,14 @@ def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> Non
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     _require_phase(state, BETTING)
     table.player(state, pid)
-    coup = state["coup"]
-    for placed in coup["bets"]:
-        if placed["id"] == bet_id:
-            if placed["player"] != pid:
-                raise RulesError("that bet is not yours")
-            _return_bet(state, coup, placed)
-            events.append({"type": "bet_withdrawn", **placed})
-            return
-    raise RulesError("that bet is no longer on the table")
+    placed = rotation.own_bet(state["coup"]["bets"], pid, bet_id)
+    _return_bet(state, placed)
+    events.append({"type": "bet_withdrawn", **placed})
 
 
-def _return_bet(state: State, coup: dict, placed: dict) -> None:
+def _return_bet(state: State, placed: dict) -> None:
     state["players"][placed["player"]]["chips"] += placed["amount"]
-    coup["bets"].remove(placed)
+    state["coup"]["bets"].remove(placed)
 
 
 @action
@@ -432,7 +407,7 @@ def finish(state: State, events: Events) -> None:
     coup = state["coup"]
     if coup and state["phase"] == BETTING:
         for placed in list(coup["bets"]):
-            _return_bet(state, coup, placed)
+            _return_bet(state, placed)
     rotation.close_bank(state, events)
     state["coup"] = None
     rotation.night_over(state, events)

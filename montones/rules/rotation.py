@@ -19,10 +19,68 @@ SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "fi
 
 _rng = secrets.SystemRandom()
 
+# Why an action is refused in a phase it does not belong to; each game adds its own for a deal
+# that is over.
+REFUSALS = {
+    BANK: Phrase("the bank is not waiting to be put up"),
+    CUT: Phrase("the deck is not waiting for a cut"),
+    BETTING: Phrase("bets are closed"),
+}
+
 
 def require_banker(state: State, pid: str) -> None:
     if pid != state["banker"]:
         raise RulesError("only the banker can do that")
+
+
+def punter(state: State, pid: str) -> dict:
+    """The player about to bet: the table must be taking bets, and they must be at it, not
+    the banker and not sitting out."""
+    table.require_phase(state, REFUSALS, BETTING)
+    player = table.player(state, pid)
+    if pid == state["banker"]:
+        raise RulesError("the banker does not bet against the bank")
+    if player["sitting_out"]:
+        raise RulesError("you are sitting out")
+    return player
+
+
+def own_bet(bets: list[dict], pid: str, bet_id: object) -> dict:
+    """The bet ``bet_id`` among the open ``bets``, which must be ``pid``'s."""
+    for placed in bets:
+        if placed["id"] == bet_id:
+            if placed["player"] != pid:
+                raise RulesError("that bet is not yours")
+            return placed
+    raise RulesError("that bet is no longer on the table")
+
+
+def leave(
+    state: State,
+    events: Events,
+    pid: str,
+    open_bets: list[dict],
+    return_bet: Callable[[State, dict], None],
+    pass_bank: Callable[[State, Events, str], None],
+    cut: Callable[[State, Events, int | None, str], None],
+) -> None:
+    """A player leaves. A banker leaving a running bank gives every open bet back to its punter
+    (``return_bet``) and the bank passes at once (``pass_bank``, "banker left"); anyone else
+    takes their own open bets back, and if it was theirs to cut the deck is cut at random
+    (``cut``, "cutter left")."""
+    player = table.player(state, pid)
+    if pid == state["banker"] and state["phase"] not in (SEATING, FINISHED):
+        for placed in list(open_bets):
+            return_bet(state, placed)
+        player["left"] = True
+        pass_bank(state, events, "banker left")
+    else:
+        for placed in [b for b in open_bets if b["player"] == pid]:
+            return_bet(state, placed)
+        player["left"] = True
+        if state["phase"] == CUT and pid == state["cutter"]:
+            cut(state, events, None, "cutter left")
+    events.append({"type": "left", "player": pid})
 
 
 @action
