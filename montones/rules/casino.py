@@ -787,37 +787,12 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     """A seat's own part of :func:`view`: its chips, its bets, what the rules let it do now."""
     if not table.seated(state, seat):
         return None
-    player = state["players"][seat]
-    phase = state["phase"]
-    settings = state["settings"]
     deal = state["deal"]
-    is_banker = seat == state["banker"]
-    most = min(state["bank"], player["chips"])
-    can: set[str] = set()
-    if phase == BANK and is_banker:
-        can.add("bank")
-    elif phase == CUT and seat == state["cutter"]:
-        can.add("cut")
-    elif phase == BETTING and is_banker:
-        can.add("close")
-    elif phase == BETTING:
-        if most >= settings["min_bet"]:
-            can.add("bet")
-        if any(b["player"] == seat for b in deal["bets"]):
-            can.add("withdraw")
-    elif phase == DEAL_OVER and is_banker:
-        can |= {"next", "aces"}
-    return {
-        "id": seat,
-        "name": player["name"],
-        "chips": player["chips"],
-        "is_banker": is_banker,
-        "banks": state["banks"][seat],
-        "bets": [b for b in deal["bets"] if b["player"] == seat] if deal else [],
-        "most": max(most, 0),
-        "bank_offer": min(settings["bank_size"], player["chips"]),
-        "can": sorted(can),
-    }
+    most = min(state["bank"], state["players"][seat]["chips"])
+    bets = deal["bets"] if deal else []
+    return rotation.seat_view(
+        state, seat, bets, most, {BETTING: {"close"}, DEAL_OVER: {"next", "aces"}}
+    )
 
 
 def live_commitment(state: State) -> str | None:

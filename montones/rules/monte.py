@@ -512,7 +512,10 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
         return None
     coup, phase = state["coup"], state["phase"]
     on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
-    return _my_view(state, seat, state["bank"] - on_table if phase == BETTING else 0)
+    room = state["bank"] - on_table if phase == BETTING else 0
+    most = min(state["settings"]["max_bet"], room, state["players"][seat]["chips"])
+    bets = coup["bets"] if coup else []
+    return rotation.seat_view(state, seat, bets, most, {BETTING: {"gate"}, COUP_OVER: {"next"}})
 
 
 def live_commitment(state: State) -> str | None:
@@ -585,40 +588,6 @@ def _unseen_before_gate(state: State, coup: dict) -> list[str]:
     used = len(coup["bottom"]) + len(coup["top"]) + 1
     before = set(state["discards"][:-used])
     return [card for card in FRENCH.codes if card not in before and card not in seen]
-
-
-def _my_view(state: State, seat: str, room: int) -> dict[str, Any]:
-    player = state["players"][seat]
-    phase = state["phase"]
-    settings = state["settings"]
-    coup = state["coup"]
-    is_banker = seat == state["banker"]
-    most = min(settings["max_bet"], room, player["chips"])
-    can: set[str] = set()
-    if phase == BANK and is_banker:
-        can.add("bank")
-    elif phase == CUT and seat == state["cutter"]:
-        can.add("cut")
-    elif phase == BETTING and is_banker:
-        can.add("gate")
-    elif phase == BETTING:
-        if most >= settings["min_bet"]:
-            can.add("bet")
-        if any(b["player"] == seat for b in coup["bets"]):
-            can.add("withdraw")
-    elif phase == COUP_OVER and is_banker:
-        can.add("next")
-    return {
-        "id": seat,
-        "name": player["name"],
-        "chips": player["chips"],
-        "is_banker": is_banker,
-        "banks": state["banks"][seat],
-        "bets": [b for b in coup["bets"] if b["player"] == seat] if coup else [],
-        "most": max(most, 0),
-        "bank_offer": min(settings["bank_size"], player["chips"]),
-        "can": sorted(can),
-    }
 
 
 # --- the game's interface (montones.rules.games.Game) -----------------------------------------

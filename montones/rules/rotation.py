@@ -213,3 +213,40 @@ def night_over(state: State, events: Events) -> None:
     state["deck"] = []
     state["phase"] = FINISHED
     events.append({"type": "finished", "standings": table.standings(state)})
+
+
+def seat_view(
+    state: State, seat: str, bets: list[dict], most: int, banker_can: dict[str, set[str]]
+) -> dict[str, Any]:
+    """A seat's own part of a view: its chips, its bets among the deal's ``bets``, the most it
+    may bet now (``most``, never below 0), the bank it would put up, and what the rules let it
+    do now: the banker puts up the bank, and in the game's own phases does what ``banker_can``
+    gives them; the punter whose turn it is cuts; a punter bets while ``most`` reaches the
+    table minimum, and withdraws a bet of theirs."""
+    player = state["players"][seat]
+    phase = state["phase"]
+    settings = state["settings"]
+    is_banker = seat == state["banker"]
+    can: set[str] = set()
+    if phase == BANK and is_banker:
+        can.add("bank")
+    elif phase == CUT and seat == state["cutter"]:
+        can.add("cut")
+    elif is_banker:
+        can |= banker_can.get(phase, set())
+    elif phase == BETTING:
+        if most >= settings["min_bet"]:
+            can.add("bet")
+        if any(b["player"] == seat for b in bets):
+            can.add("withdraw")
+    return {
+        "id": seat,
+        "name": player["name"],
+        "chips": player["chips"],
+        "is_banker": is_banker,
+        "banks": state["banks"][seat],
+        "bets": [b for b in bets if b["player"] == seat],
+        "most": max(most, 0),
+        "bank_offer": min(settings["bank_size"], player["chips"]),
+        "can": sorted(can),
+    }
