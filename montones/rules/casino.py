@@ -24,7 +24,6 @@ from montones.rules.rotation import (
     BETTING,
     CUT,
     FINISHED,
-    SEATING,
     cut_deadline,
     require_banker,
 )
@@ -62,6 +61,7 @@ DEFAULT_SETTINGS = {
 
 # Phases: seating -> bank -> cut -> betting -> deal_over -> cut ... (aces) -> bank ... -> finished
 DEAL_OVER = "deal_over"  # the deal is over; the other phases are the rotation's
+SEATING = rotation.SEATING  # a table starts in it (rotation.new_state)
 
 
 # --- the deal ------------------------------------------------------------------------------
@@ -291,14 +291,9 @@ def live_words(layout: dict) -> list[dict]:
 def new_table(settings: dict | None = None) -> State:
     merged = table.merged_settings(DEFAULT_SETTINGS, settings)
     check_settings(merged)
-    return table.new_state(
+    return rotation.new_state(
         NAME,
         merged,
-        phase=SEATING,
-        draws=[],
-        banker=None,
-        banks={},
-        bank=0,
         deals=0,
         shuffles=0,
         cutter=None,
@@ -886,11 +881,7 @@ SETTLES = "deal_done"  # a deal settled, or found void: either is a record that 
 HIDDEN_WHILE_LIVE = ("deck",)
 
 ACTIONS: dict[str, Action] = {
-    "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
-    "bank": Action(
-        lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
-        (Field("amount", Phrase("The bank")),),
-    ),
+    **rotation.bank_actions(put_up_bank),
     "cut": Action(
         lambda s, who, p, now: cut_deck(s, who, p["position"], now),
         (Field("position", Phrase("The cut")),),

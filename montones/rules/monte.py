@@ -19,7 +19,6 @@ from montones.rules.rotation import (
     BETTING,
     CUT,
     FINISHED,
-    SEATING,
     cut_deadline,
     require_banker,
 )
@@ -47,6 +46,7 @@ DEFAULT_SETTINGS = {
 
 # Phases: seating -> bank -> cut -> betting -> coup_over -> betting ... -> bank ... -> finished
 COUP_OVER = "coup_over"  # the deal is over; the other phases are the rotation's
+SEATING = rotation.SEATING  # a table starts in it (rotation.new_state)
 
 
 # --- coups -------------------------------------------------------------------------------
@@ -187,14 +187,9 @@ def new_table(settings: dict | None = None) -> State:
             )
     if merged["max_bet"] < merged["min_bet"]:
         raise RulesError("the largest bet cannot be below the smallest")
-    return table.new_state(
+    return rotation.new_state(
         NAME,
         merged,
-        phase=SEATING,
-        draws=[],
-        banker=None,
-        banks={},
-        bank=0,
         deck=[],
         discards=[],
         coups=0,
@@ -600,11 +595,7 @@ HIDDEN_WHILE_LIVE = ("deck",)
 
 
 ACTIONS: dict[str, Action] = {
-    "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
-    "bank": Action(
-        lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
-        (Field("amount", Phrase("The bank")),),
-    ),
+    **rotation.bank_actions(put_up_bank),
     "cut": Action(
         lambda s, who, p, now: cut_deck(s, who, p["position"]),
         (Field("position", Phrase("The cut")),),

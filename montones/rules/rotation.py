@@ -13,7 +13,7 @@ from montones.rules import table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.plain import copy_state
-from montones.rules.table import Events, State, action
+from montones.rules.table import Action, Events, Field, State, action
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
 
@@ -26,6 +26,15 @@ REFUSALS = {
     CUT: Phrase("the deck is not waiting for a cut"),
     BETTING: Phrase("bets are closed"),
 }
+
+
+def new_state(game: str, settings: dict[str, Any], **rest: Any) -> State:
+    """A table whose bank goes round, as it starts (``table.new_state``): seating, nobody has
+    drawn for the first bank, no banker and no bank, no player has held one; ``rest`` is the
+    game's own."""
+    return table.new_state(
+        game, settings, phase=SEATING, draws=[], banker=None, banks={}, bank=0, **rest
+    )
 
 
 def require_banker(state: State, pid: str) -> None:
@@ -97,6 +106,19 @@ def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -
     rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, _rng)
     state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
     events.append({"type": "drawn", "draws": rounds, "banker": banker})
+
+
+def bank_actions(put_up_bank: Callable[..., tuple[State, Events]]) -> dict[str, Action]:
+    """The actions that start a bank: the host has everyone draw for the first banker
+    (``draw``), and the banker puts up a bank of an amount (``bank``, the game's
+    ``put_up_bank``, told the time it is put up)."""
+    return {
+        "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
+        "bank": Action(
+            lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
+            (Field("amount", Phrase("The bank")),),
+        ),
+    }
 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:
