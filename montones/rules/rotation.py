@@ -22,6 +22,7 @@ _rng = secrets.SystemRandom()
 # Why an action is refused in a phase it does not belong to; each game adds its own for a deal
 # that is over.
 REFUSALS = {
+    SEATING: Phrase("the game has already started"),
     BANK: Phrase("the bank is not waiting to be put up"),
     CUT: Phrase("the deck is not waiting for a cut"),
     BETTING: Phrase("bets are closed"),
@@ -102,7 +103,7 @@ def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
 def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -> None:
     """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
     draw again)."""
-    table.require_phase(state, {SEATING: Phrase("the game has already started")}, SEATING)
+    table.require_phase(state, REFUSALS, SEATING)
     rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, _rng)
     state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
     events.append({"type": "drawn", "draws": rounds, "banker": banker})
