@@ -164,6 +164,10 @@ def act_as(
         seat = seat_by_token(conn, table.id, token)
         if seat is None:
             raise NotAllowed("Join the table first.")
+        if table.state["players"][seat.seat].get("left"):
+            # A phone's route acts for its seat, the host's switches included: a seat sent away
+            # or gone does nothing from it (the host's own page still works).
+            raise NotAllowed("You are no longer at this table.")
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
         _act(conn, table, actor, kind, params, stage_seen, nonce)
     return table.committed, seat

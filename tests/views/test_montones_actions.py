@@ -1304,6 +1304,27 @@ def test_host_kick_returns_open_bets_and_the_chips_stay_on_the_ledger(app):
     assert response.status_code == 422
 
 
+def test_a_host_whose_seat_is_gone_does_nothing_from_the_phone_but_all_from_the_host_page(app):
+    """The host sat down on the phone that made the table, then was sent away (from the host
+    page): a host's switch tapped on that phone is refused as every tap of a gone seat is, and
+    changes nothing; the host page still closes the doors."""
+    night = betting(app)
+    night.clients["Host"], night.tokens["Host"] = night.host, night.host_token
+    page = night.host.get(f"/t/{night.code}/join")
+    response = night.host.post(
+        f"/t/{night.code}/join", data={"csrf_token": csrf_of(page), "name": "Host"}
+    )
+    assert response.status_code == 303
+    seat = next(s for s, p in night.state()["players"].items() if p["name"] == "Host")
+    assert night.host_do("kick", seat=seat).status_code == 303
+    before = night.snapshot()
+    response = night.do("Host", "close_doors")
+    assert response.status_code == 403 and notice(response) == GONE
+    assert night.snapshot() == before and not night.state().get("closed")
+    assert night.host_do("close_doors").status_code == 303
+    assert night.state()["closed"] is True
+
+
 def test_host_kicking_the_banker_calls_the_hand_off(app):
     night = betting(app)
     night.ok("Ben", "bet", heap=1, amount=5)
