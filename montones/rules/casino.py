@@ -453,20 +453,13 @@ def _cut(
     events.append({"type": "dealt", "number": number, "layout": dealt["layout"]})
 
 
-@action
-def cut_deck(state: State, events: Events, pid: str, position: int, now: float) -> None:
-    _require_phase(state, CUT)
-    table.check_cut(pid, state["cutter"], position)
+def _cut_again(state: State, events: Events, position: int | None, how: str, now: float):
+    """The cutter's cut (or the clock's): a void deal's notice goes with it."""
     state["void"] = None
-    _cut(state, events, position, "punter", now)
+    _cut(state, events, position, how, now)
 
 
-@action
-def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
-    _require_phase(state, CUT)
-    table.check_cut_overdue(cut_deadline(state), now)
-    state["void"] = None
-    _cut(state, events, position, "random", now)
+cut_deck, cut_timed_out = rotation.cut_actions(_PHASE_REFUSAL, cut=_cut_again)
 
 
 def parse_spot(spot: object) -> dict[str, str]:

@@ -463,20 +463,12 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     events.append({"type": "cut", "position": position, "how": how, "player": hand["cutter"]})
 
 
-@action
-def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
-    """The punter whose turn it is cuts: ``position`` cards go from the top to the bottom."""
-    _require_phase(state, CUT)
-    table.check_cut(pid, state["hand"]["cutter"], position)
-    _cut(state, events, position, "punter")
-
-
-@action
-def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
-    """The cutter did not cut in time: they are skipped and the deck is cut at random."""
-    _require_phase(state, CUT)
-    table.check_cut_overdue(cut_deadline(state), now)
-    _cut(state, events, position, "random")
+cut_deck, cut_timed_out = table.cut_actions(
+    _PHASE_REFUSAL,
+    cutter=lambda state: state["hand"]["cutter"],
+    deadline=lambda state: cut_deadline(state),  # defined below, with the views
+    cut=lambda state, events, position, how, _now: _cut(state, events, position, how),
+)
 
 
 @action
@@ -1157,7 +1149,7 @@ ACTIONS: dict[str, Action] = {
     ),
     "pass": Action(lambda s, who, p, now: pass_bank(s, who)),
     "cut": Action(
-        lambda s, who, p, now: cut_deck(s, who, p["position"]),
+        lambda s, who, p, now: cut_deck(s, who, p["position"], now),
         (Field("position", Phrase("The cut")),),
     ),
     "heaps": Action(

@@ -19,7 +19,6 @@ from montones.rules.rotation import (
     BETTING,
     CUT,
     FINISHED,
-    cut_deadline,
     require_banker,
 )
 from montones.rules.settlement import WON, cover, explain
@@ -224,6 +223,7 @@ after_pause = rotation.after_pause
 follow_up = rotation.follow_up
 over = rotation.over
 between_banks = rotation.between_banks
+cut_deadline = rotation.cut_deadline
 
 
 @action
@@ -283,18 +283,10 @@ def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     _deal_coup(state, events)
 
 
-@action
-def cut_deck(state: State, events: Events, pid: str, position: int) -> None:
-    _require_phase(state, CUT)
-    table.check_cut(pid, state["cutter"], position)
-    _cut(state, events, position, "punter")
-
-
-@action
-def cut_timed_out(state: State, events: Events, now: float, position: int | None = None) -> None:
-    _require_phase(state, CUT)
-    table.check_cut_overdue(cut_deadline(state), now)
-    _cut(state, events, position, "random")
+cut_deck, cut_timed_out = rotation.cut_actions(
+    _PHASE_REFUSAL,
+    cut=lambda state, events, position, how, _now: _cut(state, events, position, how),
+)
 
 
 def _deal_coup(state: State, events: Events) -> None:
@@ -597,7 +589,7 @@ HIDDEN_WHILE_LIVE = ("deck",)
 ACTIONS: dict[str, Action] = {
     **rotation.bank_actions(put_up_bank),
     "cut": Action(
-        lambda s, who, p, now: cut_deck(s, who, p["position"]),
+        lambda s, who, p, now: cut_deck(s, who, p["position"], now),
         (Field("position", Phrase("The cut")),),
     ),
     "bet": Action(

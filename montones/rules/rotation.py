@@ -138,6 +138,14 @@ def cut_deadline(state: State) -> float | None:
     return state["cut_started"] + state["settings"]["cut_timeout"]
 
 
+def cut_actions(
+    refusals: dict[str, Phrase], cut: Callable[[State, Events, int | None, str, float], None]
+):
+    """The game's two cut actions (see :func:`table.cut_actions`): the punter to cut is
+    ``state["cutter"]``, with the time :func:`cut_deadline` gives."""
+    return table.cut_actions(refusals, lambda state: state["cutter"], cut_deadline, cut)
+
+
 def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
     """Nothing happens by itself after an action."""
     return None

@@ -249,18 +249,38 @@ def draw_first_banker(
     return rounds, drawing[0]
 
 
-def check_cut(pid: str, cutter: str | None, position: object) -> None:
-    """Refuse a cut by anyone but the punter whose turn it is, or of no number of cards."""
-    if pid != cutter:
-        raise RulesError("it is not your turn to cut")
-    if not is_count(position):
-        raise RulesError("a cut is a number of cards")
+def cut_actions(
+    refusals: dict[str, Phrase],
+    cutter: Callable[[State], str | None],
+    deadline: Callable[[State], float],
+    cut: Callable[[State, Events, int | None, str, float], None],
+):
+    """A game's two ways to cut the deck, alike in every game: ``cut_deck``, the punter whose
+    turn it is (``cutter(state)``) cuts ``position`` cards; ``cut_timed_out``, once their time
+    (``deadline(state)``) has run out, the deck is cut at random for them. Both only while the
+    deck waits for its cut (phase ``"cut"``, refused in the words of ``refusals``); then
+    ``cut(state, events, position, how, now)`` is the game's own cut (``position`` None: at
+    random)."""
 
+    @action
+    def cut_deck(state: State, events: Events, pid: str, position: int, now: float) -> None:
+        """The punter whose turn it is cuts: ``position`` cards go from the top to the bottom."""
+        require_phase(state, refusals, "cut")
+        if pid != cutter(state):
+            raise RulesError("it is not your turn to cut")
+        if not is_count(position):
+            raise RulesError("a cut is a number of cards")
+        cut(state, events, position, "punter", now)
 
-def check_cut_overdue(deadline: float, now: float) -> None:
-    """Refuse to cut for the cutter while their time runs."""
-    if now < deadline:
-        raise RulesError("the cutter still has time to cut")
+    @action
+    def cut_timed_out(state: State, events: Events, now: float, position: int | None = None):
+        """The cutter did not cut in time: they are skipped and the deck is cut at random."""
+        require_phase(state, refusals, "cut")
+        if now < deadline(state):
+            raise RulesError("the cutter still has time to cut")
+        cut(state, events, position, "random", now)
+
+    return cut_deck, cut_timed_out
 
 
 @action

@@ -41,7 +41,7 @@ class Table:
         else:
             self.do(heaps.next_hand, banker, now, deck=_uncut(deck))
         hand = self.state["hand"]
-        self.do(heaps.cut_deck, hand["cutter"], 1)
+        self.do(heaps.cut_deck, hand["cutter"], 1, NOW)
         self.do(heaps.make_heaps, banker, len(bottoms), sizes=sizes)
 
     @property
@@ -82,7 +82,7 @@ class MonteTable:
         banker = self.state["banker"]
         self.do(monte.put_up_bank, banker, bank, NOW, deck=_uncut(deck) if deck else None)
         if self.state["phase"] == monte.CUT:
-            self.do(monte.cut_deck, self.state["cutter"], 1)
+            self.do(monte.cut_deck, self.state["cutter"], 1, NOW)
         return banker
 
 

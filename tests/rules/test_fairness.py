@@ -33,7 +33,7 @@ def test_a_montones_deck_is_committed_before_the_cut_and_the_cut_comes_after():
     assert shuffle["order"] == deck
     assert shuffle["commitment"] == fairness.commitment(deck, shuffle["salt"])
     assert heaps.view(t.state)["commitment"] == shuffle["commitment"]
-    t.do(heaps.cut_deck, t.hand["cutter"], 7)
+    t.do(heaps.cut_deck, t.hand["cutter"], 7, NOW)
     assert t.hand["deck"] == cut(deck, 7)
     assert t.hand["shuffle"]["order"] == deck  # the commitment stays on the uncut order
 

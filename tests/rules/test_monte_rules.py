@@ -155,7 +155,7 @@ def test_the_bank_passes_to_the_left_and_the_new_bankers_deck_is_shuffled():
     assert t.state["phase"] == monte.CUT and t.state["cutter"] == "cid"
     fresh = list(t.state["deck"])
     assert sorted(fresh) == sorted(FRENCH.codes)
-    t.do(monte.cut_deck, "cid", 10)
+    t.do(monte.cut_deck, "cid", 10, NOW)
     assert t.state["coup"]["top"] == fresh[10:12] and t.state["coups"] == 1
 
 
@@ -178,7 +178,7 @@ def test_the_game_ends_when_everyone_has_banked_the_agreed_times_most_chips_wins
         if t.state["phase"] == monte.BANK:
             t.do(monte.put_up_bank, banker, 10, NOW)
             if t.state["phase"] == monte.CUT:
-                t.do(monte.cut_deck, t.state["cutter"], 3)
+                t.do(monte.cut_deck, t.state["cutter"], 3, NOW)
         turns.append(banker)
         punter = next(p for p in t.state["seats"] if p != banker)
         t.do(monte.bet, punter, "top", 5)
@@ -381,7 +381,7 @@ def test_each_seat_is_offered_only_what_the_rules_allow_now():
     t.do(monte.put_up_bank, "anna", 50, NOW)
     assert monte.view(t.state, "ben")["me"]["can"] == ["cut"]
     assert monte.view(t.state, "cid")["me"]["can"] == []
-    t.do(monte.cut_deck, "ben", 5)
+    t.do(monte.cut_deck, "ben", 5, NOW)
     assert monte.view(t.state, "anna")["me"]["can"] == ["gate"]
     assert monte.view(t.state, "ben")["me"]["can"] == ["bet"]
     t.do(monte.bet, "ben", "top", 10)
@@ -418,7 +418,7 @@ def test_the_draw_for_the_first_banker_is_shown_until_the_first_coup_is_dealt():
     ]
     t.do(monte.put_up_bank, "ben", 50, NOW)
     assert monte.view(t.state)["draws"]
-    t.do(monte.cut_deck, "anna", 3)
+    t.do(monte.cut_deck, "anna", 3, NOW)
     assert monte.view(t.state)["draws"] == []
 
 

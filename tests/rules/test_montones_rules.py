@@ -174,7 +174,7 @@ def test_only_the_punter_in_turn_cuts():
     t = Table()
     t.open_bank()
     with pytest.raises(RulesError, match="not your turn to cut"):
-        t.do(heaps.cut_deck, "ben", 5)
+        t.do(heaps.cut_deck, "ben", 5, NOW)
 
 
 def test_a_punter_who_does_not_cut_in_time_is_skipped_and_the_deck_cut_at_random():
@@ -194,13 +194,13 @@ def test_heaps_in_the_number_the_banker_chooses_uneven_and_at_least_three_cards(
     for count in range(3, 9):
         t = Table(heap_counts=[3, 8])
         t.open_bank()
-        t.do(heaps.cut_deck, "ana", 7)
+        t.do(heaps.cut_deck, "ana", 7, NOW)
         t.do(heaps.make_heaps, "banker", count)
         sizes = [len(h) for h in t.hand["heaps"]]
         assert len(sizes) == count and sum(sizes) == 40 and min(sizes) >= 3
     t = Table(heap_counts=[3, 8])
     t.open_bank()
-    t.do(heaps.cut_deck, "ana", 7)
+    t.do(heaps.cut_deck, "ana", 7, NOW)
     with pytest.raises(RulesError, match="3 to 8 heaps"):
         t.do(heaps.make_heaps, "banker", 9)
     with pytest.raises(RulesError, match="only the banker"):

@@ -116,7 +116,7 @@ def test_a_40_card_monte_deck_gives_exactly_8_coups_13_in_two_card(two_card, dec
     state, _ = monte.draw_for_bank(state)
     banker = state["banker"]
     state, _ = monte.put_up_bank(state, banker, 10, 0.0, deck=deck)
-    state, _ = monte.cut_deck(state, state["cutter"], 20)
+    state, _ = monte.cut_deck(state, state["cutter"], 20, 0.0)
     coups = 0
     while state["banker"] == banker:
         state, _ = monte.turn_gate(state, banker)
@@ -164,7 +164,7 @@ def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions
         state, _ = heaps.join(state, pid, pid, 100)
     state, _ = heaps.offer_bank(state, "banker", 50)
     state, _ = heaps.close_auction(state, 0.0)
-    state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5)
+    state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
     state, _ = heaps.make_heaps(state, "banker", 5)
     issued = 400
     for kind, pid, heap, amount in actions:
@@ -184,7 +184,7 @@ def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions
         except RulesError:
             assert json.dumps(state, sort_keys=True) == before
         if state["phase"] == heaps.CUT:
-            state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5)
+            state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
             state, _ = heaps.make_heaps(state, "banker", 3)
         assert json.loads(json.dumps(state)) == state
         assert_seat_views_compose(heaps, state, ("banker", "ana", "ben", "eva", "nobody"))
@@ -218,7 +218,7 @@ def monte_move(data, state):
         deck = data.draw(st.permutations(FRENCH.codes), label="deck")
         return monte.put_up_bank, banker, amount, 0.0, deck
     if state["phase"] == monte.CUT:
-        return monte.cut_deck, state["cutter"], data.draw(st.integers(0, 40), label="cut")
+        return monte.cut_deck, state["cutter"], data.draw(st.integers(0, 40), label="cut"), 0.0
     if state["phase"] == monte.COUP_OVER:
         return (monte.next_coup, banker)
     pid = data.draw(st.sampled_from(MONTE_PLAYERS), label="player")
