@@ -252,7 +252,7 @@ def draw_first_banker(
 def cut_actions(
     refusals: dict[str, Phrase],
     cutter: Callable[[State], str | None],
-    deadline: Callable[[State], float],
+    deadline: Callable[[State], float | None],
     cut: Callable[[State, Events, int | None, str, float], None],
 ):
     """A game's two ways to cut the deck, alike in every game: ``cut_deck``, the punter whose
@@ -273,7 +273,9 @@ def cut_actions(
         cut(state, events, position, "punter", now)
 
     @action
-    def cut_timed_out(state: State, events: Events, now: float, position: int | None = None):
+    def cut_timed_out(
+        state: State, events: Events, now: float, position: int | None = None
+    ) -> None:
         """The cutter did not cut in time: they are skipped and the deck is cut at random."""
         require_phase(state, refusals, "cut")
         if now < deadline(state):
