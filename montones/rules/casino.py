@@ -549,7 +549,7 @@ def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> No
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     _require_phase(state, BETTING)
     table.player(state, pid)
-    placed = rotation.own_bet(state["deal"]["bets"], pid, bet_id)
+    placed = table.own_bet(state["deal"]["bets"], pid, bet_id)
     _return_bet(state, placed)
     events.append({"type": "bet_withdrawn", **placed})
 
@@ -558,7 +558,7 @@ def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
 def change(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
     """A new stake for one of my bets, where it lies."""
     player = rotation.punter(state, pid)
-    placed = rotation.own_bet(state["deal"]["bets"], pid, bet_id)
+    placed = table.own_bet(state["deal"]["bets"], pid, bet_id)
     player["chips"] += cost(placed)
     _check_stake(state, player, amount, len(parts(placed)))
     placed["amount"] = amount

@@ -638,21 +638,12 @@ def declare(state: State, events: Events, pid: str, heap: int) -> None:
     _place(state, events, pid, "whole_bank", heap, None)
 
 
-def _own_bet(state: State, pid: str, bet_id: object) -> dict:
-    for bet in state["hand"]["bets"]:
-        if bet["id"] == bet_id:
-            if bet["player"] != pid:
-                raise RulesError("that bet is not yours")
-            return bet
-    raise RulesError("that bet is no longer on the table")
-
-
 @action
 def change_bet(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
     """Change the stake of one's own bet before bets close."""
     _require_phase(state, BETTING)
     player = _require_punter(state, pid)
-    placed = _own_bet(state, pid, bet_id)
+    placed = table.own_bet(state["hand"]["bets"], pid, bet_id)
     if placed["kind"] == "whole_bank":
         raise RulesError("a bet for the whole bank has no stake to change")
     _check_stake(state, player, amount, already=placed["amount"])
@@ -666,7 +657,7 @@ def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     """Take one's own bet back before bets close."""
     _require_phase(state, BETTING)
     table.player(state, pid)
-    placed = _own_bet(state, pid, bet_id)
+    placed = table.own_bet(state["hand"]["bets"], pid, bet_id)
     _return_bet(state, state["hand"], placed)
     events.append({"type": "bet_withdrawn", **placed})
 

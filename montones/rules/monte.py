@@ -330,7 +330,7 @@ def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> Non
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     _require_phase(state, BETTING)
     table.player(state, pid)
-    placed = rotation.own_bet(state["coup"]["bets"], pid, bet_id)
+    placed = table.own_bet(state["coup"]["bets"], pid, bet_id)
     _return_bet(state, placed)
     events.append({"type": "bet_withdrawn", **placed})
 

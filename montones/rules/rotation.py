@@ -55,16 +55,6 @@ def punter(state: State, pid: str) -> dict:
     return player
 
 
-def own_bet(bets: list[dict], pid: str, bet_id: object) -> dict:
-    """The bet ``bet_id`` among the open ``bets``, which must be ``pid``'s."""
-    for placed in bets:
-        if placed["id"] == bet_id:
-            if placed["player"] != pid:
-                raise RulesError("that bet is not yours")
-            return placed
-    raise RulesError("that bet is no longer on the table")
-
-
 def leave(
     state: State,
     events: Events,

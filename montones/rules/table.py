@@ -249,6 +249,16 @@ def draw_first_banker(
     return rounds, drawing[0]
 
 
+def own_bet(bets: list[dict], pid: str, bet_id: object) -> dict:
+    """The bet ``bet_id`` among the open ``bets``, which must be ``pid``'s."""
+    for placed in bets:
+        if placed["id"] == bet_id:
+            if placed["player"] != pid:
+                raise RulesError("that bet is not yours")
+            return placed
+    raise RulesError("that bet is no longer on the table")
+
+
 def cut_actions(
     refusals: dict[str, Phrase],
     cutter: Callable[[State], str | None],
