@@ -164,10 +164,6 @@ def act_as(
         seat = seat_by_token(conn, table.id, token)
         if seat is None:
             raise NotAllowed("Join the table first.")
-        if table.state["players"][seat.seat].get("left"):
-            # A phone's route acts for its seat, the host's switches included: a seat sent away
-            # or gone does nothing from it (the host's own page still works).
-            raise NotAllowed("You are no longer at this table.")
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
         _act(conn, table, actor, kind, params, stage_seen, nonce)
     return table.committed, seat
@@ -186,11 +182,13 @@ def _act(
     spec = game(table.game).ACTIONS.get(kind)
     if spec is None:
         raise ServiceError("That is not something you can do at this table.")
-    if not spec.host:
-        if actor.seat is None or actor.seat not in table.state["players"]:
-            raise NotAllowed("Join the table first.")
-        if table.state["players"][actor.seat].get("left"):
-            raise NotAllowed("You are no longer at this table.")
+    seated = actor.seat is not None and actor.seat in table.state["players"]
+    if not spec.host and not seated:
+        raise NotAllowed("Join the table first.")
+    if seated and table.state["players"][actor.seat].get("left"):
+        # A seat sent away acts for nothing, the host's switches tapped on its phone included
+        # (the host's own page acts with no seat once the host's is gone).
+        raise NotAllowed("You are no longer at this table.")
     # Nonces are per seat: every phone gets the same felt, with the same nonces in it.
     nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
     if nonce and store.nonce_seen(conn, table.id, nonce):
