@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,9 +28,13 @@ class Snapshot:
     created_at: datetime
     state: dict[str, Any]
     tv_language: str | None = None
+    # The seat whose phone asked for this version, when this process wrote it: that phone's
+    # answer carries its own regions at this version, so its stream need not tell it. Not part
+    # of the table: two snapshots of one version are equal whoever asked.
+    asked_by: str | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, row: Any) -> Snapshot:
+    def of(cls, row: Any, asked_by: str | None = None) -> Snapshot:
         """The snapshot of a row read from the database (an ORM row or a Core row)."""
         return cls(
             id=row.id,
@@ -45,4 +49,5 @@ class Snapshot:
             created_at=row.created_at,
             state=row.state,
             tv_language=row.tv_language,
+            asked_by=asked_by,
         )

@@ -165,6 +165,7 @@ def act_as(
         if seat is None:
             raise NotAllowed("Join the table first.")
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
+        table.asked_by = seat.seat  # the view answers this phone with its own regions
         _act(conn, table, actor, kind, params, stage_seen, nonce)
     return table.committed, seat
 

@@ -66,6 +66,7 @@ class LockedTable:
     created_at: datetime
     state: dict = field(default_factory=dict)
     tv_language: str | None = None
+    asked_by: str | None = None  # the seat whose phone asked (see Snapshot.asked_by)
     committed: Snapshot | None = None
 
 
@@ -118,7 +119,7 @@ def locked(code: str):
         yield table, conn
         if conn.dialect.name == "postgresql":  # every worker process hears of it at the commit
             conn.execute(_NOTIFY, {"payload": f"{table.code}:{table.version}"})
-        committed = Snapshot.of(table)
+        committed = Snapshot.of(table, table.asked_by)
     table.committed = committed
     broker.publish(committed.code, committed.version, committed)
 

@@ -149,7 +149,9 @@ def tell(screens: list[Screen], table: Snapshot) -> list[bytes]:
     nothing else of the table: at a table of thirty, another player's bet changes every felt
     and most phones' regions not at all. Each stream knows what its phone was last drawn:
     what it was told of, or what this process last answered that seat (a tap, a fetch, the
-    page: :func:`drawn`), whichever is newer. A phone is told at its first change after its
+    page: :func:`drawn`), whichever is newer. The phone whose tap made the version
+    (``table.asked_by``) is not told of it, whether its answer was drawn before the tell or
+    after: that answer carries its regions. A phone is told at its first change after its
     stream opened (what it showed before is not known here). With several worker processes a
     seat's answers may come from another one; then a phone told at one version that was
     answered a later one, whose regions others' actions change back before its next tell,
@@ -175,7 +177,8 @@ def tell(screens: list[Screen], table: Snapshot) -> list[bytes]:
             told.append(b"")
             continue
         about["own"], about["drawn_at"] = regions, table.version
-        told.append(b"event: mine\ndata: %d\n\n" % table.version)
+        # The phone whose tap made this version gets these regions in the tap's answer.
+        told.append(b"" if seat == table.asked_by else b"event: mine\ndata: %d\n\n" % table.version)
     return told
 
 
