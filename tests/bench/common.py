@@ -25,13 +25,10 @@ from urllib.parse import urlencode
 
 import httpx
 
-BENCH_DIR = Path(__file__).resolve().parent
-TESTS_DIR = BENCH_DIR.parent
-REPO = TESTS_DIR.parent
-sys.path.insert(0, str(REPO))  # a script: the tests' helpers are the package tests.helpers
+from montones.server import KEEPALIVE  # the settings `montones serve` uses
+from tests.helpers.liveserver import free_port, serving_pid, start_server
 
-from montones.server import KEEPALIVE  # noqa: E402  (the settings `montones serve` uses)
-from tests.helpers.liveserver import free_port, serving_pid, start_server  # noqa: E402
+BENCH_DIR = Path(__file__).resolve().parent
 
 HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')

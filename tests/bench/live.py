@@ -1,4 +1,4 @@
-"""How long until every live screen shows a bet: ``python tests/bench/live.py --clients 40``.
+"""How long until every live screen shows a bet: ``python -m tests.bench.live --clients 40``.
 
 One Montones table with ``clients - 1`` players seated and a hand in betting; ``clients`` live
 screens: the TV and every player's phone, each with its own cookie jar, each doing what its page
@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import common as c
+from tests.bench import common as c
 
 BET_TIMEOUT = 5.0  # per bet: a bet not on every screen by then is a failure
 GIVE_UP_AFTER = 3  # consecutive failures: the rest of the run would only time out too

@@ -1,4 +1,4 @@
-"""Players betting as fast as they can: ``python tests/bench/load.py --players 30 --seconds 20``.
+"""Players betting as fast as they can: ``python -m tests.bench.load --players 30 --seconds 20``.
 
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
 every player's phone hold a live stream and do what their page does on each event (swap the HTML
@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import common as c
+from tests.bench import common as c
 
 CHIPS = 1000
 INTENT = {"mode": "bet", "amount": "1", "custom": ""}

@@ -1,4 +1,4 @@
-"""A charity night on one laptop: ``python tests/bench/night.py --tables 8 --phones 25``.
+"""A charity night on one laptop: ``python -m tests.bench.night --tables 8 --phones 25``.
 
 ``tables`` Montones tables, each with ``phones`` players (one banker, the rest punters) and a TV,
 every phone and every TV holding its live stream and doing what its page does (``common.Screen``).
@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import common as c
+from tests.bench import common as c
 
 CHIPS = 1000
 INTENT = {"mode": "bet", "amount": "1", "custom": ""}

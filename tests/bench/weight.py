@@ -1,4 +1,4 @@
-"""What a screen downloads to open a table cold: ``python tests/bench/weight.py``.
+"""What a screen downloads to open a table cold: ``python -m tests.bench.weight``.
 
 A table in betting (4 players, a few bets on the felt). A phone that has joined opens the table
 page with an empty cache and fetches every resource the page references, once each: stylesheets
@@ -22,8 +22,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-import common as c
 import httpx
+
+from tests.bench import common as c
 
 FETCHED_RELS = {"stylesheet", "icon", "preload", "modulepreload", "manifest"}
 CSS_URL_RE = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")

@@ -1,0 +1,1 @@
+"""Benchmark scripts (``python -m tests.bench.NAME``), never collected by pytest."""
