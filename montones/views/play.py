@@ -45,14 +45,12 @@ def _context(table, player, **extra):
     view = table_view(table, player.seat if player else None)
     mode = request.values.get("mode", "bet")
     tap = rules.ACTIONS.get(mode)
-    # A phone's own regions are drawn from what ``updates.own`` gives alone: their views, the
-    # stage and the pause.
-    own = updates.own(table, view) if player else None
     context = {
         "table": table,
         "v": view,
-        "status": own[0] if own else None,
-        "bar": own[1] if own else None,
+        # A phone's own regions are drawn from these two alone (see ``updates.own``).
+        "status": rules.status_view(view) if player else None,
+        "bar": rules.bar_view(view) if player else None,
         "stage": service.stage(table.state),
         "mode": mode if tap is not None and tap.tap else "bet",
         "stake": request.values.get("amount", ""),
@@ -66,8 +64,8 @@ def _context(table, player, **extra):
         "confirming": _confirming(rules, request.args.get("ask")),
         **extra,
     }
-    if own:  # its own regions are drawn now: its streams are told when they change
-        updates.drawn(table, player.seat, own)
+    if player:  # its own regions are drawn now: its streams are told when they change
+        updates.drawn(table, player.seat, updates.own(table, view))
     return context
 
 
