@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -35,19 +35,10 @@ class Snapshot:
 
     @classmethod
     def of(cls, row: Any, asked_by: str | None = None) -> Snapshot:
-        """The snapshot of a row read from the database (an ORM row or a Core row)."""
-        return cls(
-            id=row.id,
-            code=row.code,
-            game=row.game,
-            name=row.name,
-            host_hash=row.host_hash,
-            starting_chips=row.starting_chips,
-            version=row.version,
-            paused=bool(row.paused),
-            ended_at=row.ended_at,
-            created_at=row.created_at,
-            state=row.state,
-            tv_language=row.tv_language,
-            asked_by=asked_by,
-        )
+        """The snapshot of a row read from the database (a Core row, or a table held under its
+        lock): its columns, as the model names them."""
+        return cls(**{name: getattr(row, name) for name in COLUMNS}, asked_by=asked_by)
+
+
+# The columns of a table's row (the model's), which a snapshot holds.
+COLUMNS = tuple(f.name for f in fields(Snapshot) if f.name != "asked_by")

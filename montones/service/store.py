@@ -21,7 +21,7 @@ from montones.models import Action, GameTable, Hand, LedgerEntry, Player
 from montones.rules.games import game
 from montones.service.queries import Seat
 from montones.service.refusals import NotFound
-from montones.snapshot import Snapshot
+from montones.snapshot import COLUMNS, Snapshot
 
 # The models' tables, which Core statements are built on.
 GAME_TABLES = GameTable.__table__
@@ -234,19 +234,7 @@ def insert_table(conn: Connection, table: LockedTable) -> int:
     """Store a new table's row; returns its id."""
     return conn.execute(
         insert(GAME_TABLES)
-        .values(
-            code=table.code,
-            game=table.game,
-            name=table.name,
-            host_hash=table.host_hash,
-            starting_chips=table.starting_chips,
-            state=table.state,
-            version=table.version,
-            paused=table.paused,
-            ended_at=table.ended_at,
-            created_at=table.created_at,
-            tv_language=table.tv_language,
-        )
+        .values({name: getattr(table, name) for name in COLUMNS if name != "id"})
         .returning(GAME_TABLES.c.id)
     ).scalar_one()
 

@@ -24,7 +24,6 @@ from flask_babel import get_locale
 
 from montones import channel, service
 from montones.fanout import Screen
-from montones.snapshot import Snapshot
 from montones.views import updates
 from montones.views.common import actor_for
 
@@ -36,7 +35,7 @@ RETRY = b"retry: 1500\n\n"  # how soon a browser reconnects (ms): sent with the 
 
 @bp.get("/stream")
 def stream(code):
-    table = Snapshot.of(service.get_table(code))
+    table = service.get_table(code)
     kind = request.args.get("screen", "host")
     if kind not in SCREENS:
         kind = "host"

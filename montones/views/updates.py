@@ -76,7 +76,7 @@ def phone_block(table, block: str, locale: str, oob: bool) -> str | None:
     once); None for a block of the phone's own."""
     if block not in (name for name, _template, _block in SHARED["phone"]):
         return None
-    html = shared(Snapshot.of(table), "phone", locale).blocks[block]
+    html = shared(table, "phone", locale).blocks[block]
     if html and oob:
         return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
     return html
@@ -92,7 +92,7 @@ def snapshot(code: str, released: int) -> Snapshot:
     broker = channel.of().broker
     found = broker.released(code)
     if found is None or found.version < released:
-        found = Snapshot.of(service.get_table(code))
+        found = service.get_table(code)
         broker.publish(found.code, found.version, found)
     return found
 

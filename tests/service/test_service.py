@@ -1,5 +1,6 @@
 """The service layer on a real database: one transaction per action, a ledger that balances."""
 
+import dataclasses
 import threading
 from contextlib import contextmanager
 from datetime import datetime
@@ -8,7 +9,7 @@ import pytest
 from sqlalchemy import event, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from montones import broker, channel, service
+from montones import broker, channel, service, snapshot
 from montones.extensions import db
 from montones.models import Action, GameTable, Hand, LedgerEntry
 from montones.rules.games import game
@@ -184,6 +185,15 @@ def test_the_table_an_action_leaves_is_the_table_read_back(app):
         ended = service.host_action(code, Actor(is_host=True), "end")
         assert isinstance(ended.ended_at, datetime)
         assert service.get_table(code) == ended
+
+
+def test_a_table_at_a_version_holds_the_models_columns_and_nothing_else():
+    """The row's columns are written once, in the model: a snapshot and a table held under its
+    lock are made from them by name, and a column the model gains is theirs too."""
+    columns = [c.name for c in GameTable.__table__.columns]
+    assert sorted(snapshot.COLUMNS) == sorted(columns)
+    held = [f.name for f in dataclasses.fields(store.LockedTable)]
+    assert sorted(set(held) - {"asked_by", "committed"}) == sorted(columns)
 
 
 def test_concurrent_bets_are_all_kept_and_nobody_overspends(app):
