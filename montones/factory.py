@@ -91,8 +91,8 @@ def create_app(test_config=None):
     babel.init_app(app, locale_selector=_select_locale)
     # Flask-Babel installs Jinja's newstyle gettext; the two the templates call are written out
     # over it. Jinja's ``_`` looks ``gettext`` up and calls it, which calls Flask-Babel's
-    # function, which looks the translations up again: 11 µs a string, and a phone's answer
-    # asks for twenty (5.4 µs with these).
+    # function, which looks the translations up again, for each of the tens of strings of a
+    # phone's answer (docs/performance.md, "Translations").
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     htmx.init_app(app)
     app.before_request(_remember_lang)
@@ -112,8 +112,8 @@ def create_app(test_config=None):
 def _translations():
     """The templates' translations, as Flask-Babel's, found once per request and language.
 
-    Flask-Babel looks them up again for every string (7 µs; a phone's answer asks for tens of
-    strings, and every tap gets one). Kept beside the locale Flask-Babel holds for the request,
+    Flask-Babel looks them up again for every string, and a phone's answer asks for tens of
+    strings (docs/performance.md, "Translations"). Kept beside the locale Flask-Babel holds for the request,
     with the locale they are for: a render in another language (``force_locale``, which puts
     another locale object there) looks its own up.
     """

@@ -35,9 +35,9 @@ from montones.clock import Clock
 
 HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
 # Real seconds before trying again an outbox that a socket did not take; doubled, up to
-# RETRY_MOST, each time it takes nothing. 300 screens that never read, each tried every 50 ms,
-# were 6,000 failed sends a second in the fan-out thread, and the taps' p95 (tests/live/
-# test_hostile.py) went past 200 ms.
+# RETRY_MOST, each time it takes nothing: screens that never read, each tried at a fixed pace,
+# kept the fan-out thread busy with failed sends and slowed every tap (tests/live/
+# test_hostile.py; docs/performance.md has the figures).
 RETRY = 0.05
 RETRY_MOST = 0.8
 log = logging.getLogger(__name__)

@@ -215,8 +215,8 @@ def tick(code: str) -> None:
 
 
 # A line break and the spaces, tabs and line breaks after it. Written to start with a plain
-# character: a pattern that starts with a class ("[\r\n]+") is tried at every position, several
-# times slower on a phone's felt; a "\r" is made a "\n" first. Not "\s", which takes in the
+# character: a pattern that starts with a class ("[\r\n]+") is tried at every position of a
+# phone's felt; a "\r" is made a "\n" first. Not "\s", which takes in the
 # no-break spaces of numbers written the French way.
 _LINE_BREAKS = re.compile(r"\n[ \t\n]*")
 
