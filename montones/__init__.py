@@ -1,4 +1,5 @@
-"""Montones: a local night of the Spanish banking games Montones and Monte Bank, for chips only."""
+"""Montones: a local night of the old banking card games Montones, Monte and Monte Bank, for chips
+only."""
 
 
 def create_app(test_config=None):
