@@ -266,7 +266,7 @@ class Broker:
 
 
 def _broker() -> Broker:
-    return current_app.extensions["live"].broker
+    return current_app.extensions["channel"].broker
 
 
 def publish(code: str, version: int, table: object = None) -> None:

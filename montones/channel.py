@@ -1,6 +1,6 @@
 """The live channel of an app: how every open screen learns of each change at its table.
 
-One :class:`Channel` per app, in ``app.extensions["live"]`` (made by :func:`init_app`), holds:
+One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`init_app`), holds:
 
 - ``broker``: the versions published by the service and released at a pace
   (:mod:`montones.broker`);
@@ -75,8 +75,8 @@ class Channel:
 
 def of(app: Flask | None = None) -> Channel:
     """The live channel of ``app`` (the current app by default)."""
-    return (app or current_app).extensions["live"]
+    return (app or current_app).extensions["channel"]
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["live"] = Channel(app)
+    app.extensions["channel"] = Channel(app)

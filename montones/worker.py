@@ -20,14 +20,14 @@ class Worker(BaseWorker):
     server: Server | None = None
 
     def run(self) -> None:
-        live = getattr(self.wsgi, "extensions", {}).get("live")  # montones' live channel
+        channel = getattr(self.wsgi, "extensions", {}).get("channel")  # montones.channel
         self.server = Server(
             self.wsgi,
             [listener.sock for listener in self.sockets],
             threads=self.cfg.threads,
             keepalive=self.cfg.keepalive,
             multiprocess=self.cfg.workers > 1,
-            on_stop=live.close if live is not None else None,
+            on_stop=channel.close if channel is not None else None,
             tick=self._tick,
         )
         if not self.alive:  # a SIGTERM before the server was made

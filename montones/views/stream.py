@@ -27,7 +27,7 @@ from montones.fanout import Screen
 from montones.views import updates
 from montones.views.common import actor_for
 
-bp = Blueprint("live", __name__, url_prefix="/t/<code>")
+bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
 
 SCREENS = ("phone", "tv", "host")
 RETRY = b"retry: 1500\n\n"  # how soon a browser reconnects (ms): sent with the headers

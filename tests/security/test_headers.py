@@ -68,7 +68,7 @@ GET_ROUTES = {
     ],
     "tv.page": [("anonymous", "/t/{code}/tv", 200, "text/html")],
     "tv.region": [("anonymous", "/t/{code}/tv/p/all", 200, "text/html")],
-    "live.stream": [("anonymous", "/t/{code}/stream", 200, "text/event-stream")],
+    "stream.stream": [("anonymous", "/t/{code}/stream", 200, "text/event-stream")],
     "host.claim": [
         ("anonymous", "/t/{code}/host/claim/{secret}", 303, None),
         ("anonymous", "/t/{code}/host/claim/wrong", 403, "text/html"),
