@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, inspect
 from sqlalchemy.orm import Mapped, mapped_column
 
 from montones.extensions import db
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class GameTable(db.Model):
@@ -34,7 +30,7 @@ class GameTable(db.Model):
     version: Mapped[int] = mapped_column(default=0)
     paused: Mapped[bool] = mapped_column(default=False)
     ended_at: Mapped[datetime | None]
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
     # The TV's language, a host's setting (None: the TV's browser decides).
     tv_language: Mapped[str | None] = mapped_column(String(8), default=None)
 
@@ -52,7 +48,7 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(24))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie secret
     rejoin_code: Mapped[str] = mapped_column(String(8))
-    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    joined_at: Mapped[datetime]
 
 
 class LedgerEntry(db.Model):
@@ -66,7 +62,7 @@ class LedgerEntry(db.Model):
     version: Mapped[int]
     account: Mapped[str] = mapped_column(String(32))  # "player:p1", "bank", "stakes", "house"
     amount: Mapped[int] = mapped_column(BigInteger)  # one movement can pass 2**31 chips
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
 
 
 class Action(db.Model):
@@ -86,7 +82,7 @@ class Action(db.Model):
     params: Mapped[dict] = mapped_column(JSON)
     events: Mapped[list] = mapped_column(JSON)
     nonce: Mapped[str | None] = mapped_column(String(80))  # "<seat>:<the form's nonce>"
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
 
 
 class Hand(db.Model):
@@ -105,7 +101,7 @@ class Hand(db.Model):
     version: Mapped[int]  # the table version that settled it
     commitment: Mapped[str] = mapped_column(String(64))
     record: Mapped[dict] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
 
 
 # The night's record: rows are only ever added. The database itself refuses to change or
