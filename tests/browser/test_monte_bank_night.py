@@ -5,9 +5,19 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.test_show import check_phone
-from tests.helpers.screens import PHONE, TV, join, screenshot
+from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot
 
 TIMEOUT = 10_000
+
+
+# After a cut the TV says the deal is on ("Hagan sus apuestas"), or shows a void deal under a
+# new seal (the deck shuffled and sealed again): either way not the seal the cut was made on.
+CUT_DONE = """(sealed) => {
+  const line = document.querySelector("#tv_status .tv-status__line");
+  const seal = document.querySelector("#felt .seal code");
+  return (!!line && line.innerText.includes("Hagan sus apuestas"))
+    || (!!seal && seal.textContent !== sealed);
+}"""
 
 
 def create_table(browser, base):
@@ -43,8 +53,10 @@ def cut_until_dealt(tv, phones, number):
         cutter = phones[cutter_row.locator(".player__name").inner_text().strip()]
         cut = cutter.get_by_role("button", name="Cut", exact=True)
         expect(cut).to_be_visible(timeout=TIMEOUT)
+        sealed = tv.locator("#felt .seal code").inner_text()
         cut.click()
-        tv.wait_for_timeout(300)
+        # The TV has the cut: the deal is dealt, or void and the deck shuffled and sealed again.
+        tv.wait_for_function(CUT_DONE, arg=sealed, timeout=TIMEOUT)
     raise AssertionError("twelve void deals in a row")
 
 
@@ -137,10 +149,13 @@ def play_deal(number, banker, punters, tv):
     turned = tv.locator("#felt .mb__turned li").count()
     assert turned >= 1
     expect(tv.locator("#felt .chip .res")).to_have_count(6)
-    tv.wait_for_timeout(1000 * turned + 1000)  # every card turned, every bet marked
+    # Every card turned, every bet marked, the payments shown: the reveal's CSS animations (one a
+    # second, the 40th and later with the 40th) have all ended.
+    at_rest(tv, timeout=1000 * min(turned, 40) + TIMEOUT)
     screenshot(tv, f"monte-bank-tv-decided-{number}")
     for page in punters:
         expect(page.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    at_rest(first, timeout=1000 * min(turned, 40) + TIMEOUT)
     screenshot(first, f"monte-bank-phone-decided-{number}")
 
 

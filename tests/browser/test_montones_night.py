@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.helpers.liveserver import SERVERS
-from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
+from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 
 TIMEOUT = 10_000
 
@@ -131,8 +131,12 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
     expect(tv.locator("#players .paid li")).to_have_count(2)
     expect(tv.locator("#tv_status")).to_contain_text("Turning the heaps")
-    tv.wait_for_timeout(1000)  # the first heap has turned, not yet the banker's
-    screenshot(tv, "tv-mid-reveal")
+    # Mid-reveal: the first heap lifted has turned, the banker's has not yet (it turns 2.7 s
+    # later). Photographed with the turned card's lift and flip at their end (fast-forwarded):
+    # a TV-sized screenshot can take longer than the wait for the banker's heap.
+    tv.locator("#felt .heap__turn.is-shown").first.wait_for(timeout=TIMEOUT)
+    expect(heap(tv, 3).locator(".heap__turn")).not_to_have_class(re.compile(r"\bis-shown\b"))
+    screenshot(tv, "tv-mid-reveal", animations="disabled")
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     steps = tv.evaluate("window.reveal")
     turned = [s["what"] for s in steps if s["what"].startswith("heap ")]
@@ -144,6 +148,16 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     assert after.index("banker's card") < after.index("paid"), steps
     assert after.count("paid") == 2 and after.count("verdict") == 2, steps
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    # Every screen has played the reveal to its end, and Ben's phone given his result's cue.
+    for page in (tv, ben, ana):
+        expect(page.locator("#felt")).to_have_attribute(
+            "data-reveal", re.compile(r"\d"), timeout=TIMEOUT
+        )
+    expect(ben.locator("#status .status__result")).to_have_class(
+        re.compile(r"\bflash\b"), timeout=TIMEOUT
+    )
+    for page in (tv, ben, ana):
+        at_rest(page, timeout=TIMEOUT)
     screenshot(tv, "tv-settled")
     screenshot(ben, "phone-settled")
     screenshot(ana, "phone-banker-settled")
@@ -187,9 +201,12 @@ def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
     join_url = f"{base}/t/{code}/join"
     ana = join(chromium, join_url, "Ana")
     ana.get_by_label("Offer for the bank").fill("30")
-    with ana.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
+    with ana.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT) as fetched:
         join(chromium, join_url, "Ben")  # the table's seats change: every phone refetches its bar
-    ana.wait_for_timeout(300)  # let the swap settle
+    # The bar fetched is the one swapped in (it carries the version it was drawn at).
+    drawn = re.search(r'id="bar"[^>]*\bdata-v="(\d+)"', fetched.value.text()).group(1)
+    expect(ana.locator("#bar")).to_have_attribute("data-v", drawn, timeout=TIMEOUT)
+    at_rest(ana, timeout=TIMEOUT)
     expect(ana.get_by_label("Offer for the bank")).to_have_value("30")
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
 

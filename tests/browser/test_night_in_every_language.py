@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.screens import SCREENS, TV, screenshot
+from tests.helpers.screens import SCREENS, TV, at_rest, screenshot
 
 TIMEOUT = 10_000
 NARROW = {"width": 360, "height": 800}
@@ -43,11 +43,27 @@ OVERFLOW = """() => {
 
 def look(page, language, name):
     """The screen as it is now, photographed, with nothing running over its edges."""
-    page.wait_for_timeout(250)  # the last swap settles
+    at_rest(page, timeout=TIMEOUT)  # the last swap settled, the reveal played, nothing moving
     screenshot(page, f"{language}-{name}")
     # And the whole page, at the same 360 px, for what lies below the fold.
     page.screenshot(path=str(SCREENS / f"{language}-{name}-full.png"), full_page=True)
     assert page.evaluate(OVERFLOW) == [], (language, name)
+
+
+def settled(screens, results):
+    """Each screen shows the settled hand's felt and has played its reveal to the end; each
+    phone of ``results`` (a result of its own to show) has given its cue too: the result's
+    flash, once the reveal has shown it."""
+    for page in screens:
+        expect(page.locator("#felt")).to_have_attribute(
+            "data-reveal", re.compile(r"\d"), timeout=TIMEOUT
+        )
+    for page in results:
+        expect(page.locator("#status .status__result")).to_have_class(
+            re.compile(r"\bflash\b"), timeout=TIMEOUT
+        )
+    for page in screens:
+        at_rest(page, timeout=TIMEOUT)
 
 
 def phone(browser, language):
@@ -155,10 +171,10 @@ def test_a_hand_of_montones_in_every_language_holds_at_360_px(chromium, server, 
     # The banker closes bets: the heaps turn.
     post(ana, "close").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    ben.wait_for_timeout(2500)  # the flips finish
+    # The heaps turned, the verdicts and the payments shown (the banker has no result of hers).
+    settled([tv, ben, ana], results=[ben])
     look(ben, language, "montones-phone-settled")
     look(ana, language, "montones-phone-banker-settled")
-    tv.wait_for_timeout(500)
     screenshot(tv, f"{language}-montones-tv-settled")
     assert tv.evaluate(OVERFLOW) == []
 
@@ -206,15 +222,11 @@ def test_a_coup_of_monte_in_every_language_holds_at_360_px(chromium, server, lan
     expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
     # The banker's phone says so in its #status (data-banker), whatever its language.
     bankers = "#status[data-banker='true']"
-    phones["Ana"].wait_for_timeout(500)
-    for _ in range(40):
-        found = [n for n, page in phones.items() if page.locator(bankers).count()]
-        if found:
-            break
-        phones["Ana"].wait_for_timeout(250)
-    (banker_name,) = found
+    banker_name = tv.locator("#felt .draw__card--high .chip__name").inner_text().strip()
     banker = phones[banker_name]
     punter = phones["Ben" if banker_name == "Ana" else "Ana"]
+    expect(banker.locator(bankers)).to_have_count(1, timeout=TIMEOUT)
+    expect(punter.locator(bankers)).to_have_count(0)
     expect(post(banker, "bank")).to_be_visible(timeout=TIMEOUT)
     look(banker, language, "monte-phone-bank")
     look(punter, language, "monte-phone-draw")
@@ -235,7 +247,8 @@ def test_a_coup_of_monte_in_every_language_holds_at_360_px(chromium, server, lan
 
     post(banker, "gate").click()
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-    punter.wait_for_timeout(1500)  # the gate turns over
+    # The gate turned over, the verdicts and the payments shown.
+    settled([tv, punter, banker], results=[punter, banker])
     look(punter, language, "monte-phone-gate")
     look(banker, language, "monte-phone-banker-gate")
     screenshot(tv, f"{language}-monte-tv-gate")

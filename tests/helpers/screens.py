@@ -11,10 +11,29 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
 
-def screenshot(page, name: str) -> Path:
+# A screen at rest: no htmx request, swap or settle under way, show.js has scheduled every part of
+# the reveal it was given and played them all (body[data-reveal] is "done"), and every CSS
+# animation and transition has finished (one still waiting out its delay counts as running).
+AT_REST = """() => {
+  if (document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")) return false;
+  if (document.body.dataset.reveal === "playing") return false;
+  if (document.querySelector("script[src*='/show.js']")
+      && document.querySelector("[data-at][data-rv]:not([data-scheduled])")) return false;
+  return document.getAnimations().every((a) => a.playState === "finished");
+}"""
+
+
+def at_rest(page, timeout: float = 10_000) -> None:
+    """Wait, at most ``timeout`` ms, for the page to stop moving (see AT_REST): what a screenshot
+    taken after a swap or a reveal should show."""
+    page.wait_for_function(AT_REST, timeout=timeout)
+
+
+def screenshot(page, name: str, **options) -> Path:
+    """The page photographed to screenshots/<name>.png (``options``: Playwright's own)."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), **options)
     return path
 
 
