@@ -1,8 +1,8 @@
 """The night remembered: every settled hand kept as a scenario, read back for screens and exports.
 
 The service layer calls :func:`hand_row` inside the transaction of the action that settled a
-Montones hand or a Monte coup. A hand's record holds the order and salt of its deck; they are
-left out of everything shown (:func:`shown`) until that deck is done, so neither a history page
+hand (the game's ``SETTLES``). A hand's record holds what opens its deck; the game's ``SEALED``
+is left out of everything shown (:func:`shown`) until that deck is done, so neither a history page
 nor an export can tell anyone the cards still to come.
 """
 
@@ -18,7 +18,6 @@ from montones.extensions import db
 from montones.models import GameTable, Hand
 from montones.rules.games import game
 
-SECRET = ("salt", "order", "heaps")  # what opens the commitment, and the heaps' hidden cards
 FORMAT = "montones-export/1"
 # The largest hand number a table can have: the hands table keeps it in a 32-bit integer.
 MOST_HANDS = 2**31 - 1
@@ -62,9 +61,10 @@ def shown(entry: dict, live: str | None) -> dict:
     """A record as a screen or an export may show it: a live deck's secrets taken out."""
     if entry["shuffle"]["commitment"] != live:
         return {**entry, "opened": True}
-    hidden = {k: v for k, v in entry["shuffle"].items() if k not in SECRET}
+    rules = game(entry["game"])
+    hidden = {k: v for k, v in entry["shuffle"].items() if k not in rules.SEALED}
     scenario = {**entry, "shuffle": hidden, "opened": False}
-    for key in game(entry["game"]).HIDDEN_WHILE_LIVE:
+    for key in rules.HIDDEN_WHILE_LIVE:
         scenario.pop(key)
     return scenario
 

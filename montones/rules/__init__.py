@@ -1,4 +1,5 @@
-"""The rules of Montones and Monte Bank: a pure library (standard library only).
+"""The rules of every game a table can play (``games.GAMES``): a pure library (standard
+library only).
 
 Nothing here knows of HTTP, sessions or SQL; the web app meets it in ``montones.service``.
 """

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import casino, monte
-from montones.rules.cards import FRENCH, SPANISH, cut
+from montones.rules.cards import cut
 from montones.rules.errors import RulesError
 from montones.rules.fairness import commitment
-from montones.rules.heaps import deal_heaps, split_heaps
+from montones.rules.games import game
 from montones.rules.scenario import replay
 
 
@@ -68,12 +67,13 @@ def _difference(recorded: Any, replayed: Any, path: str) -> str | None:
 
 
 def _check_deck(hands: list[tuple[str, dict]]) -> list[str]:
-    """Open one deck's commitment and check that its hands were dealt from that order."""
+    """Open one deck's commitment and check that its hands were dealt from that order (the
+    game's ``check_dealt``)."""
     where, first = hands[0]
     shuffle = first["shuffle"]
-    deck = SPANISH if first.get("game") == "montones" else FRENCH
     try:
-        order = deck.parse_order(shuffle.get("order"))
+        engine = game(first.get("game"))
+        order = engine.DECK.parse_order(shuffle.get("order"))
         dealt = cut(order, shuffle.get("cut"))
     except (RulesError, TypeError) as error:
         return [f"{where}: the committed deck cannot be opened: {error}"]
@@ -85,62 +85,6 @@ def _check_deck(hands: list[tuple[str, dict]]) -> list[str]:
         }:
             return [f"{other}: its deck is not the one its commitment names"]
     try:
-        if first.get("game") == "montones":
-            return _check_heaps(hands, dealt)
-        if first.get("game") == casino.NAME:
-            return _check_deals(hands, dealt)
-        return _check_coups(hands, dealt)
+        return engine.check_dealt(hands, dealt)
     except (RulesError, TypeError, ValueError, AttributeError, IndexError, KeyError) as error:
         return [f"{where}: the deal cannot be rebuilt from the committed deck: {error}"]
-
-
-def _check_heaps(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
-    """Montones: the first hand's heaps are the cut deck in the recorded sizes; a hand that kept
-    the heaps after a Rey split the previous hand's heaps as recorded."""
-    problems = []
-    heaps = None
-    for where, hand in sorted(hands, key=lambda item: item[1].get("meta", {}).get("hand", 0)):
-        shuffle = hand["shuffle"]
-        kept = shuffle.get("kept")
-        if kept is None:
-            expected = deal_heaps(dealt, shuffle["sizes"])
-        elif heaps is None:
-            problems.append(f"{where}: it keeps the heaps of a hand missing from the export")
-            continue
-        else:
-            expected = split_heaps(heaps, kept["split"], kept["position"])
-        if shuffle.get("heaps") != expected:
-            problems.append(f"{where}: the heaps are not the ones dealt from the committed deck")
-        elif hand.get("heaps") != [heap[-1] for heap in expected]:
-            problems.append(f"{where}: the turned cards are not the bottoms of the dealt heaps")
-        heaps = expected
-    return problems
-
-
-def _check_coups(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
-    """Monte: dealing coup after coup from the cut deck gives each coup's recorded cards."""
-    problems = []
-    coups = {}
-    deck = dealt
-    two_card = hands[0][1].get("options", {}).get("two_card", False)
-    for number in range(1, monte.max_coups({"two_card": two_card}) + 1):
-        bottom, top, deck = monte.deal_layouts(deck, two_card)
-        coups[number] = {"bottom": bottom, "top": top, "gate": deck.pop()}
-    for where, hand in hands:
-        number = hand["shuffle"].get("coup")
-        recorded = hand["result"]["coups"][0]
-        if {k: recorded.get(k) for k in ("bottom", "top", "gate")} != coups.get(number):
-            problems.append(f"{where}: its cards are not coup {number} of the committed deck")
-    return problems
-
-
-def _check_deals(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
-    """Casino Monte Bank: each deal is its own shuffle, and its scenario's deck is the cut
-    order the layout was dealt from (a void deal too)."""
-    problems = []
-    for where, hand in hands:
-        if hand.get("deck") != dealt:
-            problems.append(f"{where}: its deck is not the committed deck as cut")
-        elif hand["result"].get("layout") != casino.deal_layout(dealt)["layout"]:
-            problems.append(f"{where}: its layout is not the one dealt from the committed deck")
-    return problems

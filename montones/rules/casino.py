@@ -13,10 +13,12 @@ done; a void deal is opened at once, and the next shuffle sealed again.
 from __future__ import annotations
 
 import secrets
+from fractions import Fraction
 from typing import Any
 
-from montones.rules import record, rotation, table
+from montones.rules import hand_lines, rotation, table
 from montones.rules.cards import FRENCH, cut
+from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.rotation import (
@@ -26,6 +28,16 @@ from montones.rules.rotation import (
     FINISHED,
     cut_deadline,
     require_banker,
+)
+from montones.rules.scenario_input import (
+    ScenarioError,
+    deck_order,
+    field,
+    listed,
+    net_chips,
+    quoted,
+    seated_chips,
+    whole_number,
 )
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
@@ -42,7 +54,6 @@ SIDES = {
 OPPOSITE = {"upper": "lower", "lower": "upper", "left": "right", "right": "left"}
 KINDS = ("round", "cross", "double", "monte_carlo")
 PAYS = {"round": 3, "cross": 1, "double": 1}
-PARTS = ("round", "cross", "double")  # a Monte Carlo's parts, in the order they are shown
 LEVY_SHARE = 4  # the levy is a quarter of what a first-card win is paid
 
 # Why a deal is void (RULES.md, "Bank, banker, deal").
@@ -547,11 +558,9 @@ def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> No
 
 @action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
+    """Take one's own bet back before bets close."""
     _require_phase(state, BETTING)
-    table.player(state, pid)
-    placed = table.own_bet(state["deal"]["bets"], pid, bet_id)
-    _return_bet(state, placed)
-    events.append({"type": "bet_withdrawn", **placed})
+    table.withdraw(state, events, pid, state["deal"]["bets"], bet_id, _return_bet)
 
 
 @action
@@ -798,7 +807,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     deal = after["last_deal"]
     banker = before["banker"]
     costs = [{"player": b["player"], "amount": cost(b)} for b in deal["bets"]]
-    chips_before, chips_after = record.punters_chips(before, after, banker, costs)
+    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, costs)
     settings = before["settings"]
     entry = {
         "game": NAME,
@@ -811,12 +820,12 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "meta": {
             "deal": deal["number"],
             "banker": banker,
-            "names": record.names(after),
+            "names": hand_lines.names(after),
             "passed": after["passed"]
             if after["passed"] and after["passed"]["version"] == after["version"]
             else None,
         },
-        "shuffle": record.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
+        "shuffle": hand_lines.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
     }
     if deal["void"]:
         entry["result"] = {
@@ -866,12 +875,164 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     return entry["bets"], [merged[i] for i in sorted(merged)]
 
 
+# --- a scenario, the odds, an opened deck ----------------------------------------------------
+
+
+def replay(data: dict) -> dict[str, Any]:
+    """One deal of a scenario file (SCENARIOS.md), settled as the table settles it."""
+    bank = whole_number(field(data, "bank"), "the bank", 1)
+    limits = field(data, "limits") if "limits" in data else {"min": 1}
+    if not isinstance(limits, dict):
+        raise ScenarioError('"limits" must be an object with "min"')
+    if set(limits) - {"min"}:
+        raise ScenarioError('"limits" has only "min": the bank is the most a bet may be')
+    low = whole_number(field(limits, "min", '"limits"'), "the smallest bet", 1)
+    levy = data.get("levy", True)
+    if not isinstance(levy, bool):
+        raise ScenarioError('"levy" is true or false')
+    players = seated_chips(data)
+    deck = deck_order(FRENCH, field(data, "deck"))
+    left = dict(players)
+    bets = []
+    for i, raw in enumerate(listed(data, "bets")):
+        placed = _scenario_bet(f"bets[{i}]", raw, players, bank, low)
+        left[placed["player"]] -= cost(placed)
+        if left[placed["player"]] < 0:
+            player = placed["player"]
+            raise ScenarioError(
+                f"bets[{i}]: {player} has {players[player]} chips and would have "
+                f"{players[player] - left[player]} on the table"
+            )
+        bets.append(placed)
+    dealt = deal_layout(deck)
+    if dealt["void"]:
+        if bets:
+            raise ScenarioError(
+                f"the deal is void ({dealt['void']}): it is dealt again, and carries no bets"
+            )
+        return {
+            "void": dealt["void"],
+            "layout": dealt["layout"],
+            "bank": bank,
+            "players": players,
+            "settled": [],
+        }
+    outcome = play_deal(bank, dealt["layout"], dealt["rest"], bets, levy)
+    return {
+        "layout": dealt["layout"],
+        "turned": outcome["turned"],
+        "bank": outcome["bank"],
+        "levy": outcome["levy"],
+        "players": net_chips(players, outcome["settled"]),
+        "settled": [scenario_line(line) for line in outcome["settled"]],
+    }
+
+
+def _scenario_bet(where: str, raw: object, players: dict, bank: int, low: int) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{where} must be an object")
+    player = field(raw, "player", where)
+    if not isinstance(player, str) or player not in players:
+        raise ScenarioError(f"{where}: {quoted(player)} is not one of the players")
+    unknown = set(raw) - {"player", "kind", "on", "against", "side", "amount"}
+    if unknown:
+        raise ScenarioError(f"{where}: unknown field {quoted(sorted(unknown)[0])}")
+    placed = {key: raw[key] for key in ("kind", "on", "against", "side") if key in raw}
+    try:
+        check_bet(placed)
+    except RulesError as error:
+        raise ScenarioError(f"{where}: {error}") from None
+    needed = {"round": {"on"}, "cross": {"on", "against"}, "double": {"side"}}.get(
+        placed["kind"], {"on", "against", "side"}
+    )
+    extra = set(placed) - {"kind"} - needed
+    if extra:
+        raise ScenarioError(f"{where}: a {placed['kind']} bet has no {sorted(extra)[0]}")
+    amount = whole_number(field(raw, "amount", where), f"{where}: the amount", 1)
+    if amount < low:
+        raise ScenarioError(f"{where}: the table minimum is {low}: a bet of {amount} is under it")
+    if amount > bank:
+        raise ScenarioError(f"{where}: the bank holds {bank}: a bet of {amount} is over it")
+    return {"player": player, **placed, "amount": amount}
+
+
+# A part of a bet is decided by the first turned card among its deciding cards (``deciding``), and
+# every order of the unseen cards is as likely: it wins with the share of its winning cards among
+# its deciding cards, and is won by the very first card (the levy) with the share of its winning
+# cards among all the unseen cards. Exact, with no enumeration needed beyond those counts.
+
+# A layout of each kind: the chances depend only on the stack at ul (the colour rule is the same
+# for every rank and suit), so these stand for every deal with no stack, a pair or a triple.
+ODDS_LAYOUTS = {
+    1: {"ul": ["5S"], "ur": ["JD"], "ll": ["3C"], "lr": ["KH"]},
+    2: {"ul": ["7S", "7C"], "ur": ["AD"], "ll": ["3C"], "lr": ["KH"]},
+    3: {"ul": ["7S", "7C", "7H"], "ur": ["AD"], "ll": ["3C"], "lr": ["KH"]},
+}
+
+
+def part_odds(layout: dict, part: dict, levy: bool) -> Odds:
+    """One part of a bet on a dealt layout, per chip staked (the levy as a quarter of the win,
+    what it takes of a stake that is a multiple of 4; less, rounded down, of others)."""
+    win, lose = deciding(layout, part)
+    unseen = len(FRENCH.codes) - sum(len(cards) for cards in layout.values())
+    pays = PAYS[part["part"]]
+    p_win = Fraction(len(win), len(win) + len(lose))
+    chances = [(-1, 1 - p_win)]
+    if levy:
+        first = Fraction(len(win), unseen)
+        chances += [(pays - Fraction(pays, LEVY_SHARE), first), (pays, p_win - first)]
+    else:
+        chances.append((pays, p_win))
+    return Odds(tuple((net, p) for net, p in chances if p))
+
+
+def layout_odds(layout: dict, levy: bool) -> dict[str, Odds]:
+    """Each kind of bet on a layout: a round, a cross of two singles, a cross of the stack
+    against a single (with a stack), a double. A Monte Carlo is its three parts."""
+    bets = {
+        "round": part_odds(layout, {"part": "round", "on": "ur"}, levy),
+        "cross": part_odds(layout, {"part": "cross", "on": "ur", "against": "ll"}, levy),
+        "double": part_odds(layout, {"part": "double", "side": "upper"}, levy),
+    }
+    if len(layout["ul"]) > 1:
+        bets["cross_stack"] = part_odds(
+            layout, {"part": "cross", "on": "ul", "against": "lr"}, levy
+        )
+    return bets
+
+
+def table_odds(state: State) -> dict[str, Any]:
+    """The bets on a layout of each kind with this table's levy, and on the deal in play."""
+    levy = state["settings"]["levy"]
+    deal = state["deal"]
+    betting = state["phase"] == BETTING and deal is not None
+    return {
+        "kinds": {size: layout_odds(layout, levy) for size, layout in ODDS_LAYOUTS.items()},
+        "deal": layout_odds(deal["layout"], levy) if betting else {},
+        "stack": len(deal["layout"]["ul"]) if betting else None,
+    }
+
+
+def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+    """Each deal is its own shuffle, and its scenario's deck is the cut order the layout was
+    dealt from (a void deal too)."""
+    problems = []
+    for where, hand in hands:
+        if hand.get("deck") != dealt:
+            problems.append(f"{where}: its deck is not the committed deck as cut")
+        elif hand["result"].get("layout") != deal_layout(dealt)["layout"]:
+            problems.append(f"{where}: its layout is not the one dealt from the committed deck")
+    return problems
+
+
 # --- the game's interface (montones.rules.games.Game) -------------------------------------------
 
 NAME = "monte_bank"
 TITLE = Phrase("Casino Monte Bank")
 SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
 HIDDEN_WHILE_LIVE = ("deck",)
+SEALED = hand_lines.OPENS
+DECK = FRENCH
 
 ACTIONS: dict[str, Action] = {
     **rotation.bank_actions(put_up_bank),

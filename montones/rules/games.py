@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from montones.rules import casino, heaps, monte
+from montones.rules.cards import Deck
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -24,6 +25,8 @@ class Game(Protocol):
     SETTINGS: tuple[Field, ...]  # the lobby's fields for a new table
     SETTLES: str  # the event type of an action that settles a hand
     HIDDEN_WHILE_LIVE: tuple[str, ...]  # what of a hand's record waits for its deck to be done
+    SEALED: tuple[str, ...]  # what of a record's shuffle stays hidden while its deck is live
+    DECK: Deck  # the deck it is played with: an export's shuffle is an order of it
 
     def new_table(self, settings: dict | None = None) -> State: ...
     def settings_from(self, values: dict[str, Any]) -> dict[str, Any]: ...
@@ -54,14 +57,25 @@ class Game(Protocol):
     def live_commitment(self, state: State) -> str | None: ...
     def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
     def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
+    def replay(self, data: dict) -> dict[str, Any]:
+        """A scenario of this game (SCENARIOS.md) settled, its result as plain data; a
+        :class:`~montones.rules.scenario_input.ScenarioError` naming what breaks a rule."""
+
+    def table_odds(self, state: State) -> dict[str, Any]:
+        """The odds of the table's bets (:class:`~montones.rules.chances.Odds`), as its
+        templates show them."""
+
+    def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+        """The problems of an export's hands (``(where, hand)``) that share one deck, opened
+        and cut (``dealt``): each a line saying where a hand is not what that deck deals."""
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (heaps, monte, casino)}
 
 
-def game(name: str) -> Game:
+def game(name: object) -> Game:
     """The game called ``name``; a :class:`RulesError` if there is none."""
-    found = GAMES.get(name)
+    found = GAMES.get(name) if isinstance(name, str) else None
     if found is None:
         raise RulesError("there is no game called %(name)r", name=name)
     return found

@@ -14,13 +14,28 @@ and comes back, with what it won or less what it lost, at settlement.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
+from functools import cache
+from itertools import permutations
 from typing import Any
 
-from montones.rules import record, table
+from montones.rules import hand_lines, table
 from montones.rules.cards import SPANISH, cut
+from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.plain import copy_state
+from montones.rules.scenario_input import (
+    ScenarioError,
+    distinct_cards,
+    field,
+    listed,
+    net_chips,
+    quoted,
+    scenario_lines,
+    seated_chips,
+    whole_number,
+)
 from montones.rules.settlement import VOID, WON, cover, explain
 from montones.rules.table import (
     Action,
@@ -37,7 +52,6 @@ _rng = secrets.SystemRandom()
 REY = "R"
 REY_DE_OROS = "Ro"
 MIN_HEAP_CARDS = 3
-HAND_BETS = ("heap", "against", "whole_bank")
 
 DEFAULT_SETTINGS = {
     "min_bet": 1,
@@ -246,12 +260,12 @@ def leave(state: State, events: Events, pid: str) -> None:
     if pid == _banker(state):
         if hand and state["phase"] in (CUT, HEAPS, BETTING):
             for bet in list(hand["bets"]):
-                _return_bet(state, hand, bet)
+                _return_bet(state, bet)
             events.append({"type": "hand_called_off"})
         _close_bank(state, events, "banker left")
     elif hand and state["phase"] == BETTING:
         for bet in [b for b in hand["bets"] if b["player"] == pid]:
-            _return_bet(state, hand, bet)
+            _return_bet(state, bet)
     state["auction"]["offers"].pop(pid, None)
     player["left"] = True
     events.append({"type": "left", "player": pid})
@@ -265,7 +279,7 @@ def finish(state: State, events: Events) -> None:
     hand = state["hand"]
     if hand and state["phase"] == BETTING:
         for placed in list(hand["bets"]):
-            _return_bet(state, hand, placed)
+            _return_bet(state, placed)
     if state["bank"]:
         _close_bank(state, events, "table ended")
     state["phase"] = FINISHED
@@ -639,30 +653,14 @@ def declare(state: State, events: Events, pid: str, heap: int) -> None:
 
 
 @action
-def change_bet(state: State, events: Events, pid: str, bet_id: int, amount: int) -> None:
-    """Change the stake of one's own bet before bets close."""
-    _require_phase(state, BETTING)
-    player = _require_punter(state, pid)
-    placed = table.own_bet(state["hand"]["bets"], pid, bet_id)
-    if placed["kind"] == "whole_bank":
-        raise RulesError("a bet for the whole bank has no stake to change")
-    _check_stake(state, player, amount, already=placed["amount"])
-    player["chips"] -= amount - placed["amount"]
-    placed["amount"] = amount
-    events.append({"type": "bet_changed", **placed})
-
-
-@action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
     """Take one's own bet back before bets close."""
     _require_phase(state, BETTING)
-    table.player(state, pid)
-    placed = table.own_bet(state["hand"]["bets"], pid, bet_id)
-    _return_bet(state, state["hand"], placed)
-    events.append({"type": "bet_withdrawn", **placed})
+    table.withdraw(state, events, pid, state["hand"]["bets"], bet_id, _return_bet)
 
 
-def _return_bet(state: State, hand: dict, placed: dict) -> None:
+def _return_bet(state: State, placed: dict) -> None:
+    hand = state["hand"]
     if placed["amount"]:
         state["players"][placed["player"]]["chips"] += placed["amount"]
     if placed["kind"] == "whole_bank":
@@ -992,7 +990,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     hand = after["hand"]
     result = hand["result"]
     banker = before["bank"]["banker"]
-    chips_before, chips_after = record.punters_chips(before, after, banker, hand["bets"])
+    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, hand["bets"])
     bets = []
     for placed in hand["bets"]:
         if placed["kind"] == "whole_bank":
@@ -1014,16 +1012,16 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
             "bank_card": result["bank_card"],
             "bank": result["bank"],
             "players": chips_after,
-            "settled": record.settled(result["settled"], hand["bets"]),
+            "settled": hand_lines.settled(result["settled"], hand["bets"]),
         },
         "meta": {
             "hand": hand["number"],
             "banker": banker,
-            "names": record.names(after),
+            "names": hand_lines.names(after),
             "lifting": result["order"],
             "short": result["short"],
         },
-        "shuffle": record.sealed(
+        "shuffle": hand_lines.sealed(
             shuffle,
             hand["cut"]["position"],
             sizes=hand.get("sizes"),
@@ -1113,12 +1111,155 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
     }
 
 
+# --- a scenario, the odds, an opened deck ----------------------------------------------------
+
+
+def replay(data: dict) -> dict[str, Any]:
+    """One hand of a scenario file (SCENARIOS.md), settled as the table settles it."""
+    bank = whole_number(field(data, "bank"), "the bank", 1)
+    players = seated_chips(data)
+    cards = distinct_cards(SPANISH, field(data, "heaps"), "the heaps")
+    if len(cards) < 2:
+        raise ScenarioError("a hand needs at least two heaps: the banker's and one to bet on")
+    bank_heap = whole_number(field(data, "bank_heap"), "bank_heap", 1)
+    if bank_heap > len(cards):
+        raise ScenarioError(f"bank_heap {bank_heap} is not a heap: the heaps are 1 to {len(cards)}")
+    bets = [
+        _scenario_bet(i, raw, players, bank, bank_heap, len(cards))
+        for i, raw in enumerate(listed(data, "bets"))
+    ]
+    declarations = [i for i, b in enumerate(bets) if b["kind"] == "whole_bank"]
+    if len(declarations) > 1:
+        raise ScenarioError(
+            f"bets[{declarations[1]}]: only one punter a hand may declare pagando y cobrando"
+        )
+    staked: dict[str, int] = {}
+    for i, placed in enumerate(bets):
+        player = placed["player"]
+        staked[player] = staked.get(player, 0) + (placed["amount"] or 0)
+        if staked[player] > players[player]:
+            raise ScenarioError(
+                f"bets[{i}]: {player} has {players[player]} chips and would have "
+                f"{staked[player]} on the table"
+            )
+    outcome = settle_hand(bank, cards, bank_heap, bets, players)
+    return {
+        "bank_card": outcome["bank_card"],
+        "bank": outcome["bank"],
+        "players": net_chips(players, outcome["settled"]),
+        "settled": scenario_lines(outcome["settled"]),
+    }
+
+
+def _scenario_bet(
+    i: int, raw: object, players: dict, bank: int, bank_heap: int, heaps: int
+) -> dict[str, Any]:
+    where = f"bets[{i}]"
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{where} must be an object")
+    player = field(raw, "player", where)
+    if not isinstance(player, str) or player not in players:
+        raise ScenarioError(f"{where}: {quoted(player)} is not one of the players")
+    whole_bank = raw.get("whole_bank", False)
+    if not isinstance(whole_bank, bool):
+        raise ScenarioError(f"{where}: whole_bank is true or false")
+    if "heap" in raw and "against" in raw:
+        raise ScenarioError(f"{where} names both a heap and a heap to bet against: choose one")
+    if whole_bank:
+        kind, key = "whole_bank", "heap"
+        if "amount" in raw:
+            raise ScenarioError(f"{where}: a bet for the whole bank has no amount")
+        if "against" in raw:
+            raise ScenarioError(
+                f"{where}: pagando y cobrando is declared on a heap, not against one"
+            )
+    elif "against" in raw:
+        kind, key = "against", "against"
+    elif "heap" in raw:
+        kind, key = "heap", "heap"
+    else:
+        raise ScenarioError(f'{where} needs "heap" or "against"')
+    heap = whole_number(raw[key], f"{where}: the heap", 1)
+    if heap > heaps:
+        raise ScenarioError(f"{where}: there is no heap {heap}: the heaps are 1 to {heaps}")
+    if heap == bank_heap:
+        raise ScenarioError(
+            f"{where}: heap {heap} is the banker's heap: no bet of any kind can be tied to it"
+        )
+    amount = None
+    if kind != "whole_bank":
+        amount = whole_number(field(raw, "amount", where), f"{where}: the amount", 1)
+        if amount > bank:
+            raise ScenarioError(f"{where}: the bank holds {bank}: a bet of {amount} is over it")
+    return {"player": player, "kind": kind, "heap": heap, "amount": amount}
+
+
+# The heaps' bottom cards are distinct cards of one shuffled deck, and the banker's heap is chosen
+# before any is turned: the banker's card and a heap's card are a uniformly drawn ordered pair of
+# distinct cards, so the 40 × 39 pairs, each once, are the exact odds.
+
+
+def _pairs() -> Iterable[tuple[str, str]]:
+    """(the banker's card, the heap's card) for every ordered pair of distinct cards."""
+    return permutations(SPANISH.codes, 2)
+
+
+@cache
+def heap_bet() -> Odds:
+    """A bet on a heap: paid as settle_hand pays it, double on the Rey de oros."""
+    return Odds.counted(
+        heap_payout(card, 1) if heap_wins(bank_card, card) else -1 for bank_card, card in _pairs()
+    )
+
+
+@cache
+def banker_card_bet() -> Odds:
+    """A bet on the banker's card against a heap: even money, never double."""
+    return Odds.counted(-1 if heap_wins(bank_card, card) else 1 for bank_card, card in _pairs())
+
+
+@cache
+def whole_bank_bet() -> Odds:
+    """Pagando y cobrando, per chip of the bank played for: even money, never double."""
+    return Odds.counted(1 if heap_wins(bank_card, card) else -1 for bank_card, card in _pairs())
+
+
+def table_odds(state: State) -> dict[str, Odds]:
+    """Each kind of bet of a hand, by the engine's name for it: the same at every table."""
+    return {"heap": heap_bet(), "against": banker_card_bet(), "whole_bank": whole_bank_bet()}
+
+
+def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+    """The first hand's heaps are the cut deck in the recorded sizes; a hand that kept the heaps
+    after a Rey split the previous hand's heaps as recorded."""
+    problems = []
+    heaps = None
+    for where, hand in sorted(hands, key=lambda item: item[1].get("meta", {}).get("hand", 0)):
+        shuffle = hand["shuffle"]
+        kept = shuffle.get("kept")
+        if kept is None:
+            expected = deal_heaps(dealt, shuffle["sizes"])
+        elif heaps is None:
+            problems.append(f"{where}: it keeps the heaps of a hand missing from the export")
+            continue
+        else:
+            expected = split_heaps(heaps, kept["split"], kept["position"])
+        if shuffle.get("heaps") != expected:
+            problems.append(f"{where}: the heaps are not the ones dealt from the committed deck")
+        elif hand.get("heaps") != [heap[-1] for heap in expected]:
+            problems.append(f"{where}: the turned cards are not the bottoms of the dealt heaps")
+        heaps = expected
+    return problems
+
+
 # --- the game's interface (montones.rules.games.Game) -----------------------------------------
 
 NAME = "montones"
 TITLE = Phrase("Montones")
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
+SEALED = (*hand_lines.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
+DECK = SPANISH
 
 
 def _all_in(state: State, pid: str) -> int:

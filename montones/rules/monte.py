@@ -8,10 +8,14 @@ list of codes, top card first: layouts come from both ends, the gate from the bo
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
 from typing import Any
 
-from montones.rules import record, rotation, table
+from montones.rules import hand_lines, rotation, table
 from montones.rules.cards import FRENCH, cut, suit
+from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.rotation import (
@@ -20,6 +24,17 @@ from montones.rules.rotation import (
     CUT,
     FINISHED,
     require_banker,
+)
+from montones.rules.scenario_input import (
+    ScenarioError,
+    deck_order,
+    field,
+    listed,
+    net_chips,
+    quoted,
+    scenario_lines,
+    seated_chips,
+    whole_number,
 )
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
@@ -306,12 +321,6 @@ def _deal_coup(state: State, events: Events) -> None:
     events.append({"type": "coup_dealt", "number": state["coups"], "bottom": bottom, "top": top})
 
 
-def unseen_counts(state: State) -> dict[str, int]:
-    """For each layout of the coup in play, the unseen cards that would win it."""
-    coup = state["coup"]
-    return {name: winning_unseen(coup[name], state["deck"]) for name in LAYOUTS}
-
-
 @action
 def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> None:
     """Bet on a layout; all bets on the table together may never exceed the bank."""
@@ -328,11 +337,9 @@ def bet(state: State, events: Events, pid: str, layout: str, amount: int) -> Non
 
 @action
 def withdraw(state: State, events: Events, pid: str, bet_id: int) -> None:
+    """Take one's own bet back before bets close."""
     _require_phase(state, BETTING)
-    table.player(state, pid)
-    placed = table.own_bet(state["coup"]["bets"], pid, bet_id)
-    _return_bet(state, placed)
-    events.append({"type": "bet_withdrawn", **placed})
+    table.withdraw(state, events, pid, state["coup"]["bets"], bet_id, _return_bet)
 
 
 def _return_bet(state: State, placed: dict) -> None:
@@ -526,7 +533,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     banker = before["banker"]
     size = len(coup["top"])
     standing = coup["top"] + before["deck"] + coup["bottom"][::-1]
-    chips_before, chips_after = record.punters_chips(before, after, banker, coup["bets"])
+    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, coup["bets"])
     settings = before["settings"]
     shuffle = before["shuffle"]
     return {
@@ -553,17 +560,17 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
                     "top": coup["top"],
                     "gate": coup["gate"],
                     "winning": result["winning"],
-                    "settled": record.settled(result["settled"], coup["bets"]),
+                    "settled": hand_lines.settled(result["settled"], coup["bets"]),
                 }
             ],
         },
         "meta": {
             "coup": coup["number"],
             "banker": banker,
-            "names": record.names(after),
+            "names": hand_lines.names(after),
             "odds": result["odds"],
         },
-        "shuffle": record.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
+        "shuffle": hand_lines.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
     }
 
 
@@ -577,6 +584,157 @@ def _unseen_before_gate(state: State, coup: dict) -> list[str]:
     return [card for card in FRENCH.codes if card not in before and card not in seen]
 
 
+# --- a scenario, the odds, an opened deck ----------------------------------------------------
+
+
+def replay(data: dict) -> dict[str, Any]:
+    """A run of coups of one bank from a scenario file (SCENARIOS.md), settled as the table
+    settles them."""
+    options = field(data, "options") if "options" in data else {}
+    if not isinstance(options, dict):
+        raise ScenarioError('"options" must be an object')
+    try:
+        check_options(options)
+    except RulesError as error:
+        raise ScenarioError(str(error)) from None
+    bank = whole_number(field(data, "bank"), "the bank", 1)
+    limits = field(data, "limits")
+    if not isinstance(limits, dict):
+        raise ScenarioError('"limits" must be an object with "min" and "max"')
+    low = whole_number(field(limits, "min", '"limits"'), "the smallest bet", 1)
+    high = whole_number(field(limits, "max", '"limits"'), "the largest bet", 1)
+    if high < low:
+        raise ScenarioError(f"the largest bet ({high}) is below the smallest ({low})")
+    chips = seated_chips(data)
+    deck = deck_order(FRENCH, field(data, "deck"))
+    coups = listed(data, "coups")
+    allowed = max_coups(options)
+    if len(coups) > allowed:
+        raise ScenarioError(f"{len(coups)} coups, but one bank deals at most {allowed}")
+    results = []
+    for number, coup in enumerate(coups, start=1):
+        if bank == 0:
+            raise ScenarioError(f"coup {number}: the bank broke in coup {number - 1} and passed")
+        where = f"coup {number}"
+        if not isinstance(coup, dict):
+            raise ScenarioError(f"{where} must be an object with its bets")
+        bets = [_scenario_bet(where, i, raw) for i, raw in enumerate(listed(coup, "bets", where))]
+        on_table = 0
+        left = dict(chips)
+        for i, placed in enumerate(bets):
+            if not isinstance(placed["player"], str) or placed["player"] not in chips:
+                raise ScenarioError(
+                    f"{where}, bets[{i}]: {quoted(placed['player'])} is not a player"
+                )
+            try:
+                check_bet(
+                    left[placed["player"]],
+                    bank,
+                    on_table,
+                    placed["layout"],
+                    placed["amount"],
+                    {"min_bet": low, "max_bet": high},
+                )
+            except RulesError as error:
+                raise ScenarioError(f"{where}, bets[{i}] ({placed['player']}): {error}") from None
+            on_table += placed["amount"]
+            left[placed["player"]] -= placed["amount"]
+        bottom, top, deck = deal_layouts(deck, options.get("two_card", False))
+        gate = deck.pop()
+        outcome = settle_coup(bank, bottom, top, gate, bets, options)
+        bank = outcome["bank"]
+        chips = net_chips(chips, outcome["settled"])
+        results.append(
+            {
+                "bottom": bottom,
+                "top": top,
+                "gate": gate,
+                "winning": outcome["winning"],
+                "settled": scenario_lines(outcome["settled"]),
+            }
+        )
+    return {"bank": bank, "players": chips, "coups": results}
+
+
+def _scenario_bet(where: str, i: int, raw: object) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{where}, bets[{i}] must be an object")
+    return {
+        "player": field(raw, "player", f"{where}, bets[{i}]"),
+        "layout": field(raw, "layout", f"{where}, bets[{i}]"),
+        "amount": field(raw, "amount", f"{where}, bets[{i}]"),
+    }
+
+
+def _gate_nets(
+    name: str, bottom: list[str], top: list[str], gates: Iterable[str], options: dict
+) -> Iterable[int]:
+    layout = {"bottom": bottom, "top": top}[name]
+    for gate in gates:
+        if layout_wins(layout, gate):
+            yield 3 if generous_triple(bottom, top, gate, options) else 1
+        else:
+            yield -1
+
+
+def coup_bets(bottom: list[str], top: list[str], unseen: list[str], options: dict) -> dict:
+    """A bet on each layout of a dealt coup, every unseen card being as likely to be the gate."""
+    return {name: Odds.counted(_gate_nets(name, bottom, top, unseen, options)) for name in LAYOUTS}
+
+
+@cache
+def fresh_layout_bet(two_card: bool = False, generous: bool = False) -> Odds:
+    """A bet on a layout before any card of the deck is seen.
+
+    Both layouts are dealt alike from a shuffled deck, so a bet on the bottom one stands for
+    either. Every bottom layout and every gate among the other cards is enumerated. The top
+    layout only matters to the generous 3 to 1, so it is enumerated in two-card Monte (1,560
+    pairs × 38 gates); in four-card Monte its cards merely leave the deck, and the gate is
+    still equally likely to be any card outside the bottom layout.
+    """
+    options = {"two_card": two_card, "generous": generous}
+    check_options(options)
+    size = 1 if two_card else 2
+    nets: list[int] = []
+    for bottom in combinations(FRENCH.codes, size):
+        rest = [card for card in FRENCH.codes if card not in bottom]
+        tops = combinations(rest, size) if two_card else [()]
+        for top in tops:
+            gates = [card for card in rest if card not in top]
+            nets.extend(_gate_nets("bottom", list(bottom), list(top), gates, options))
+    return Odds.counted(nets)
+
+
+def table_odds(state: State) -> dict[str, Any]:
+    """A layout bet on a fresh deck with this table's options, and while bets are open, a bet
+    on each layout of the coup given every card seen so far."""
+    settings = state["settings"]
+    coup = state["coup"]
+    betting = state["phase"] == BETTING and coup is not None
+    return {
+        "layout": fresh_layout_bet(settings["two_card"], settings["generous"]),
+        # In play, the deck is exactly the cards nobody has seen, the gate among them.
+        "coup": coup_bets(coup["bottom"], coup["top"], state["deck"], settings) if betting else {},
+    }
+
+
+def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+    """Dealing coup after coup from the cut deck gives each coup's recorded cards."""
+    problems = []
+    coups = {}
+    deck = dealt
+    two_card = hands[0][1].get("options", {}).get("two_card", False)
+    for number in range(1, max_coups({"two_card": two_card}) + 1):
+        bottom, top, deck = deal_layouts(deck, two_card)
+        coups[number] = {"bottom": bottom, "top": top, "gate": deck.pop()}
+    for where, hand in hands:
+        number = hand["shuffle"].get("coup")
+        recorded = hand["result"]["coups"][0]
+        if {k: recorded.get(k) for k in ("bottom", "top", "gate")} != coups.get(number):
+            problems.append(f"{where}: its cards are not coup {number} of the committed deck")
+    return problems
+
+
 # --- the game's interface (montones.rules.games.Game) -----------------------------------------
 
 NAME = "monte"
@@ -584,6 +742,8 @@ TITLE = Phrase("Monte Bank")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)
+SEALED = hand_lines.OPENS
+DECK = FRENCH
 
 
 ACTIONS: dict[str, Action] = {

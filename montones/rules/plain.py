@@ -12,10 +12,10 @@ def copy_state(value: Any) -> Any:
     """A deep copy of plain data: dicts, lists and tuples are copied, strings and numbers shared.
 
     Every action runs on a copy of the state (so a refusal leaves the state as it was);
-    ``copy.deepcopy`` keeps a memo for shared and cyclic objects that plain data never has, and
-    took a fifth of an action's time with 200 bets on the felt. An atom in a dict or a list is
-    taken as it is, without a call for it: at a table of 31 that halved a copy (55 to 30 µs).
-    Anything else (a subclass of dict too) falls back to deepcopy.
+    ``copy.deepcopy`` keeps a memo for shared and cyclic objects that plain data never has,
+    which made it a large part of an action's time with many bets on the felt
+    (docs/performance.md, "Copying a state"). An atom in a dict or a list is taken as it is,
+    without a call for it, for the same reason. Anything else (a subclass of dict too) falls back to deepcopy.
     """
     kind = type(value)
     if kind is dict:

@@ -1,7 +1,8 @@
 """Cover: a bet is in play only up to what the bank holds when it is settled (RULES.md).
 
-Shared by both games: Montones settles every hand this way, and Monte uses the same order
-and cover when a generous banker's 3 to 1 leaves the bank short.
+Shared by every game: Montones settles every hand this way, Monte uses the same order and
+cover when a generous banker's 3 to 1 leaves the bank short, and Casino Monte Bank covers each
+winning part of a bet with what its bank still holds.
 """
 
 from __future__ import annotations

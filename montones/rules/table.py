@@ -259,6 +259,22 @@ def own_bet(bets: list[dict], pid: str, bet_id: object) -> dict:
     raise RulesError("that bet is no longer on the table")
 
 
+def withdraw(
+    state: State,
+    events: Events,
+    pid: str,
+    bets: list[dict],
+    bet_id: object,
+    return_bet: Callable[[State, dict], None],
+) -> None:
+    """A player takes their bet ``bet_id`` among the open ``bets`` back (``return_bet`` gives
+    its stake back and takes it off the table); the game has checked that bets are open."""
+    player(state, pid)
+    placed = own_bet(bets, pid, bet_id)
+    return_bet(state, placed)
+    events.append({"type": "bet_withdrawn", **placed})
+
+
 def cut_actions(
     refusals: dict[str, Phrase],
     cutter: Callable[[State], str | None],

@@ -273,12 +273,6 @@ def test_a_short_bank_of_n_coups_plays_n_coups_then_passes(short_bank, two_card)
     assert t.state["passed"]["coups"] == short_bank
 
 
-def test_each_layout_counts_the_unseen_cards_that_win_for_it():
-    t = MonteTable()
-    t.start(deck=monte_deck(["7H", "KC"], ["3S", "2S"]))
-    assert monte.unseen_counts(t.state) == {"bottom": 8, "top": 18}
-
-
 def test_the_banker_does_not_bet_and_only_the_banker_turns_the_gate():
     t = MonteTable()
     banker = t.start()

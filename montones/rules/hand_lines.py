@@ -1,4 +1,4 @@
-"""What both games' hand records (each engine's ``hand_record``) write the same way."""
+"""What every game's hand records (each engine's ``hand_record``) write the same way."""
 
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ def settled(lines: list[dict], bets: list[dict]) -> list[dict[str, Any]]:
 def names(state: dict) -> dict[str, str]:
     """Every seat's name, as a record's ``meta`` keeps them (names may repeat; seats do not)."""
     return {pid: p["name"] for pid, p in state["players"].items()}
+
+
+# What of a record's ``shuffle`` opens its deck's commitment: hidden while the deck is live (each
+# engine's ``SEALED`` names these and whatever else of its shuffle tells the cards to come).
+OPENS = ("salt", "order")
 
 
 def sealed(shuffle: dict, cut: int, **more: Any) -> dict[str, Any]:
