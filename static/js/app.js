@@ -49,7 +49,7 @@
   }, true);
 
   // The felt is the same for every phone: mark my own chips (and let only me withdraw them),
-  // and keep the banker from tapping heaps, from who I am.
+  // and keep the banker from betting on the felt, from who I am.
   function markMine() {
     var seat = document.body.dataset.seat;
     if (!seat) { return; }
@@ -130,12 +130,13 @@
     if (custom) { custom.value = ""; }
   });
 
-  // Casino Monte Bank: the card chosen by a first tap is used by the tap that places the bet (its
-  // value is already in the request): the next bet starts from no card chosen.
+  // A choice that one tap uses up: the form that sends it names, in data-reset-to, the radio the
+  // choice goes back to. Its value is already in the request, so the next tap starts afresh.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
-    var none = document.getElementById("first-none");
-    if (none && form && form.classList && form.classList.contains("mb__tap")) { none.checked = true; }
+    var id = form && form.dataset && form.dataset.resetTo;
+    var back = id && document.getElementById(id);
+    if (back) { back.checked = true; }
   });
 
   // A tap that got no answer to show (the network, a server error) is said too, never silent.
