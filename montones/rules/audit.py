@@ -71,8 +71,8 @@ def _check_deck(hands: list[tuple[str, dict]]) -> list[str]:
     game's ``check_dealt``)."""
     where, first = hands[0]
     shuffle = first["shuffle"]
+    engine = game(first["game"])  # each hand here was replayed: its game is one of the registry
     try:
-        engine = game(first.get("game"))
         order = engine.DECK.parse_order(shuffle.get("order"))
         dealt = cut(order, shuffle.get("cut"))
     except (RulesError, TypeError) as error:

@@ -16,11 +16,11 @@ import secrets
 from fractions import Fraction
 from typing import Any
 
-from montones.rules import hand_lines, rotation, table
+from montones.rules import hand_records, rotation, table
 from montones.rules.cards import FRENCH, cut
-from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
+from montones.rules.odds import Odds
 from montones.rules.rotation import (
     BANK,
     BETTING,
@@ -807,7 +807,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     deal = after["last_deal"]
     banker = before["banker"]
     costs = [{"player": b["player"], "amount": cost(b)} for b in deal["bets"]]
-    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, costs)
+    chips_before, chips_after = hand_records.punters_chips(before, after, banker, costs)
     settings = before["settings"]
     entry = {
         "game": NAME,
@@ -820,12 +820,12 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "meta": {
             "deal": deal["number"],
             "banker": banker,
-            "names": hand_lines.names(after),
+            "names": hand_records.names(after),
             "passed": after["passed"]
             if after["passed"] and after["passed"]["version"] == after["version"]
             else None,
         },
-        "shuffle": hand_lines.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
+        "shuffle": hand_records.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
     }
     if deal["void"]:
         entry["result"] = {
@@ -843,7 +843,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "bank": result["bank"],
         "levy": result["levy"],
         "players": chips_after,
-        "settled": [scenario_line(line) for line in result["settled"]],
+        "settled": [_settled_line(line) for line in result["settled"]],
     }
     return entry
 
@@ -853,7 +853,7 @@ def scenario_bet(placed: dict) -> dict[str, Any]:
     return {key: placed[key] for key in keys if key in placed}
 
 
-def scenario_line(line: dict) -> dict[str, Any]:
+def _settled_line(line: dict) -> dict[str, Any]:
     return {key: line[key] for key in ("bet", "part", "result", "net", "levy")}
 
 
@@ -924,7 +924,7 @@ def replay(data: dict) -> dict[str, Any]:
         "bank": outcome["bank"],
         "levy": outcome["levy"],
         "players": net_chips(players, outcome["settled"]),
-        "settled": [scenario_line(line) for line in outcome["settled"]],
+        "settled": [_settled_line(line) for line in outcome["settled"]],
     }
 
 
@@ -1031,7 +1031,7 @@ NAME = "monte_bank"
 TITLE = Phrase("Casino Monte Bank")
 SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
 HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_lines.OPENS
+SEALED = hand_records.OPENS
 DECK = FRENCH
 
 ACTIONS: dict[str, Action] = {

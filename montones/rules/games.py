@@ -62,7 +62,7 @@ class Game(Protocol):
         :class:`~montones.rules.scenario_input.ScenarioError` naming what breaks a rule."""
 
     def table_odds(self, state: State) -> dict[str, Any]:
-        """The odds of the table's bets (:class:`~montones.rules.chances.Odds`), as its
+        """The odds of the table's bets (:class:`~montones.rules.odds.Odds`), as its
         templates show them."""
 
     def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:

@@ -19,11 +19,11 @@ from functools import cache
 from itertools import permutations
 from typing import Any
 
-from montones.rules import hand_lines, table
+from montones.rules import hand_records, table
 from montones.rules.cards import SPANISH, cut
-from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
+from montones.rules.odds import Odds
 from montones.rules.plain import copy_state
 from montones.rules.scenario_input import (
     ScenarioError,
@@ -990,7 +990,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     hand = after["hand"]
     result = hand["result"]
     banker = before["bank"]["banker"]
-    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, hand["bets"])
+    chips_before, chips_after = hand_records.punters_chips(before, after, banker, hand["bets"])
     bets = []
     for placed in hand["bets"]:
         if placed["kind"] == "whole_bank":
@@ -1012,16 +1012,16 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
             "bank_card": result["bank_card"],
             "bank": result["bank"],
             "players": chips_after,
-            "settled": hand_lines.settled(result["settled"], hand["bets"]),
+            "settled": hand_records.settled(result["settled"], hand["bets"]),
         },
         "meta": {
             "hand": hand["number"],
             "banker": banker,
-            "names": hand_lines.names(after),
+            "names": hand_records.names(after),
             "lifting": result["order"],
             "short": result["short"],
         },
-        "shuffle": hand_lines.sealed(
+        "shuffle": hand_records.sealed(
             shuffle,
             hand["cut"]["position"],
             sizes=hand.get("sizes"),
@@ -1258,7 +1258,7 @@ NAME = "montones"
 TITLE = Phrase("Montones")
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
-SEALED = (*hand_lines.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
+SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
 DECK = SPANISH
 
 

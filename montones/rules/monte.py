@@ -13,11 +13,11 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from montones.rules import hand_lines, rotation, table
+from montones.rules import hand_records, rotation, table
 from montones.rules.cards import FRENCH, cut, suit
-from montones.rules.chances import Odds
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
+from montones.rules.odds import Odds
 from montones.rules.rotation import (
     BANK,
     BETTING,
@@ -533,7 +533,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     banker = before["banker"]
     size = len(coup["top"])
     standing = coup["top"] + before["deck"] + coup["bottom"][::-1]
-    chips_before, chips_after = hand_lines.punters_chips(before, after, banker, coup["bets"])
+    chips_before, chips_after = hand_records.punters_chips(before, after, banker, coup["bets"])
     settings = before["settings"]
     shuffle = before["shuffle"]
     return {
@@ -560,17 +560,17 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
                     "top": coup["top"],
                     "gate": coup["gate"],
                     "winning": result["winning"],
-                    "settled": hand_lines.settled(result["settled"], coup["bets"]),
+                    "settled": hand_records.settled(result["settled"], coup["bets"]),
                 }
             ],
         },
         "meta": {
             "coup": coup["number"],
             "banker": banker,
-            "names": hand_lines.names(after),
+            "names": hand_records.names(after),
             "odds": result["odds"],
         },
-        "shuffle": hand_lines.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
+        "shuffle": hand_records.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
     }
 
 
@@ -742,7 +742,7 @@ TITLE = Phrase("Monte Bank")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_lines.OPENS
+SEALED = hand_records.OPENS
 DECK = FRENCH
 
 

@@ -15,7 +15,8 @@ def copy_state(value: Any) -> Any:
     ``copy.deepcopy`` keeps a memo for shared and cyclic objects that plain data never has,
     which made it a large part of an action's time with many bets on the felt
     (docs/performance.md, "Copying a state"). An atom in a dict or a list is taken as it is,
-    without a call for it, for the same reason. Anything else (a subclass of dict too) falls back to deepcopy.
+    without a call for it, for the same reason. Anything else (a subclass of dict too) falls
+    back to deepcopy.
     """
     kind = type(value)
     if kind is dict:

@@ -23,8 +23,8 @@ def replay(data: object) -> dict[str, Any]:
     try:
         engine = game(data.get("game"))
     except RulesError:
-        names = ", ".join(f'"{name}"' for name in GAMES)
+        *others, last = (f'"{name}"' for name in GAMES)
         raise ScenarioError(
-            f'unknown game {quoted(data.get("game"))}: "game" is one of {names}'
+            f'unknown game {quoted(data.get("game"))}: "game" is {", ".join(others)} or {last}'
         ) from None
     return engine.replay(data)

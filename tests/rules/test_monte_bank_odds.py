@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from montones.rules import casino, odds
+from montones.rules import casino
 
 
 @pytest.mark.parametrize("size", [1, 2, 3])
@@ -43,11 +43,11 @@ def test_a_cross_of_two_singles_goes_by_plain_rank_in_its_odds_too():
 
 def test_the_odds_of_the_deal_in_play_follow_its_layout():
     state = casino.new_table()
-    assert odds.table_bets(state)["deal"] == {}
+    assert casino.table_odds(state)["deal"] == {}
     state = {
         **state,
         "phase": casino.BETTING,
         "deal": {"layout": casino.ODDS_LAYOUTS[3], "bets": []},
     }
-    shown = odds.table_bets(state)
+    shown = casino.table_odds(state)
     assert shown["stack"] == 3 and shown["deal"]["round"].edge == Fraction(3, 136)

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from montones.rules import RulesError, heaps, monte, odds
+from montones.rules import RulesError, heaps, monte
 from montones.rules.cards import FRENCH
+from montones.rules.games import game
 
 # --- Montones ----------------------------------------------------------------------------------
 
@@ -141,13 +142,13 @@ def test_a_layouts_edge_is_lose_minus_win_over_the_unseen(deck, seen, two_card):
 
 def test_a_monte_table_shows_the_coup_odds_only_while_bets_are_open():
     state = monte.new_table({"two_card": True, "generous": True})
-    assert odds.table_bets(state) == {"layout": monte.fresh_layout_bet(True, True), "coup": {}}
+    assert monte.table_odds(state) == {"layout": monte.fresh_layout_bet(True, True), "coup": {}}
     state["phase"] = monte.BETTING
     state["coup"] = {"bottom": ["AH"], "top": ["2C"]}
     state["deck"] = ["3H", "4H", "5H", "6C"]
-    assert odds.table_bets(state)["coup"]["bottom"].edge == Fraction(-1, 2)
+    assert monte.table_odds(state)["coup"]["bottom"].edge == Fraction(-1, 2)
 
 
 def test_a_table_of_no_known_game_has_no_odds_rather_than_another_games():
     with pytest.raises(RulesError, match="no game called 'poker'"):
-        odds.table_bets({"game": "poker"})
+        game("poker").table_odds({"game": "poker"})
