@@ -1,5 +1,5 @@
-"""Montones: a local night of the old banking card games Montones, Monte and Monte Bank, for chips
-only."""
+"""Montones: a local night of old banking card games (``montones.rules.games`` names them), for
+chips only."""
 
 
 def create_app(test_config=None):

@@ -113,9 +113,9 @@ def _translations():
     """The templates' translations, as Flask-Babel's, found once per request and language.
 
     Flask-Babel looks them up again for every string, and a phone's answer asks for tens of
-    strings (docs/performance.md, "Translations"). Kept beside the locale Flask-Babel holds for the request,
-    with the locale they are for: a render in another language (``force_locale``, which puts
-    another locale object there) looks its own up.
+    strings (docs/performance.md, "Translations"). Kept beside the locale Flask-Babel holds for
+    the request, with the locale they are for: a render in another language (``force_locale``,
+    which puts another locale object there) looks its own up.
     """
     babel = g.get("_flask_babel")
     held = getattr(babel, "babel_locale", None)

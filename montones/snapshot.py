@@ -40,5 +40,6 @@ class Snapshot:
         return cls(**{name: getattr(row, name) for name in COLUMNS}, asked_by=asked_by)
 
 
-# The columns of a table's row (the model's), which a snapshot holds.
+# The columns of a table's row, which a snapshot holds by the model's names (a test holds the
+# two equal: tests/service/test_service.py).
 COLUMNS = tuple(f.name for f in fields(Snapshot) if f.name != "asked_by")

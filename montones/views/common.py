@@ -15,7 +15,6 @@ from flask_babel import gettext as _
 
 from montones import service
 from montones.clock import clock
-from montones.rules import odds
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
 from montones.rules.table import ALL_IN, Field
@@ -116,7 +115,7 @@ def table_view(table, seat=None) -> dict:
     """
     engine = game(table.game)
     view = engine.view(table.state, seat, clock().time() if seat is not None else None)
-    view["odds"] = odds.table_bets(table.state)
+    view["odds"] = engine.table_odds(table.state)
     return view
 
 

@@ -23,7 +23,6 @@ from montones import create_app, service
 from montones.clock import clock
 from montones.config import TestConfig
 from montones.rules.games import game
-from montones.snapshot import Snapshot
 from montones.views import updates
 from tests.helpers.nights import HX
 from tests.service.test_ledger_machine import LedgerMachine
@@ -47,7 +46,7 @@ class TellMachine(LedgerMachine):
     def a_phone_not_told_shows_nothing_new(self):
         for t in self.current.values():
             with self.app.app_context():
-                table = Snapshot.of(service.get_table(t.code))
+                table = service.get_table(t.code)
             for seat, phone in t.seats.items():
                 if table.state["players"][seat].get("left"):
                     continue
