@@ -189,6 +189,15 @@ def test_three_phones_and_a_tv_play_several_deals_of_casino_monte_bank(chromium,
         if number == 1:
             chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
             assert sum(chips) + 60 == 300
+            # A typed stake over the bank is refused in words, not stopped by the browser.
+            other = punters[0].get_by_placeholder("other")
+            other.fill("99999")
+            choose_position(punters[0], "ul")
+            punters[0].locator("#felt .mb__pos--ul button.mb__cards").click()
+            expect(punters[0].locator("#bar .notice")).to_contain_text(
+                "The bank holds 60", timeout=TIMEOUT
+            )
+            punters[0].get_by_placeholder("other").fill("")
         play_deal(number, banker, punters, tv)
         if tv.locator("#tv_status").inner_text().count("puts up the bank"):
             break  # the bank broke: it has passed
