@@ -348,3 +348,16 @@ def test_a_win_the_short_bank_paid_in_part_is_said_on_the_tv_and_to_its_punter(a
     assert "double upper · ▲ +5 (levy 1) won" not in shown  # paid in full
     mine = text(night.clients[ana].get(f"/t/{night.code}"))
     assert "round on upper left: you won 12, but the bank held only 4: paid 4" in mine
+
+
+def test_a_phone_s_chips_and_the_bank_are_written_as_its_language_writes_numbers(app):
+    """As in the other games: grouped digits, and the word for chips in its plural form."""
+    night = CasinoNight(app, "Ana", "Ben", chips=25_000)
+    night.draw()
+    night.put_up(12_500)
+    pages = {
+        name: text(night.clients[name].get(f"/t/{night.code}?lang=ru")) for name in ("Ana", "Ben")
+    }
+    punter = next(name for name in pages if name != night.name_of(night.state()["banker"]))
+    assert "25 000 фишек" in pages[punter].replace("\u202f", " ").replace("\xa0", " ")
+    assert "12 500" in pages[punter].replace("\u202f", " ").replace("\xa0", " ")
