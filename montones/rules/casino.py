@@ -424,6 +424,7 @@ def _cut(
         position = _rng.randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
     state["shuffle"]["cut"] = position
+    state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
     events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
     dealt = deal_layout(state["deck"])
     number = state["deals"] + 1
@@ -702,6 +703,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         shown = last if last["result"]["version"] == passed["version"] else None
     result = shown["result"] if shown else None
     cutting = phase == CUT
+    # Whose cut the clock made (they let their time run out), while the deal it laid out shows.
+    cut_by = (state["shuffle"] or {}).get("cut_by") if phase in (BETTING, DEAL_OVER) else None
     bets = []
     if shown:
         lines: dict[int, list[dict]] = {}
@@ -759,6 +762,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": cut_deadline(state),
+        "cut_by_clock": names.get(cut_by["player"])
+        if cut_by and cut_by["how"] == "random"
+        else None,
         "deck": len(state["deck"]),
         **rotation.night_view(state, names, first_draw),
         "me": my_view(state, seat, now),
@@ -1121,7 +1127,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 _STATUS_KEYS = (
     "phase", "me", "bank", "banker", "banker_name", "passed", "deal", "result", "pot",
-    "turned", "void", "cut_deadline", "cutter", "cutter_name",
+    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
 )  # fmt: skip
 
 

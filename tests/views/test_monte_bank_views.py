@@ -361,3 +361,29 @@ def test_a_phone_s_chips_and_the_bank_are_written_as_its_language_writes_numbers
     punter = next(name for name in pages if name != night.name_of(night.state()["banker"]))
     assert "25 000 фишек" in pages[punter].replace("\u202f", " ").replace("\xa0", " ")
     assert "12 500" in pages[punter].replace("\u202f", " ").replace("\xa0", " ")
+
+
+def test_when_the_cut_clock_runs_out_the_phones_and_the_tv_say_so(app, clock):
+    """As in the other games: a punter who let their time to cut run out is named, on the
+    phones and the TV, while the deal that cut laid out is on the table."""
+    night = CasinoNight(app, "Ana", "Ben", "Eva", cut_timeout=30)
+    night.draw()
+    night.put_up(50)
+    cutter = night.name_of(night.state()["cutter"])
+    for _ in range(20):  # a void deal is shuffled again, for the same punter to cut
+        clock.advance(31)
+        with app.app_context():
+            service.tick(night.code)  # what the live fan-out does when the clock falls due
+        if night.state()["phase"] != "cut":
+            break
+    assert night.state()["phase"] == "betting"
+    said = f"{cutter}'s time to cut ran out: the deck was cut for them at random."
+    for screen in (f"/t/{night.code}", f"/t/{night.code}/tv"):
+        client = night.clients["Ana"] if screen.endswith(night.code) else night.host
+        assert said in html.unescape(client.get(screen).get_data(as_text=True)), screen
+    banker = night.name_of(night.state()["banker"])
+    punter = next(name for name in ("Ana", "Ben", "Eva") if name != banker)
+    assert night.tap(punter, "ul", 5).status_code == 200  # a bet changes nothing of it
+    assert said in html.unescape(
+        night.clients["Eva"].get(f"/t/{night.code}").get_data(as_text=True)
+    )
