@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from montones.rules import hand_records, rotation, table
-from montones.rules.cards import FRENCH, cut
+from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.odds import Odds
@@ -382,17 +382,7 @@ def put_up_bank(
     """The banker puts up a bank of any size up to their chips (at least the table minimum,
     or nobody could bet); the first deal is shuffled and sealed."""
     _require_phase(state, BANK)
-    require_banker(state, pid)
-    banker = state["players"][pid]
-    if not is_count(amount) or amount <= 0:
-        raise RulesError("a bank must be a whole number of chips, at least 1")
-    if amount < state["settings"]["min_bet"]:
-        raise RulesError(
-            "a bank must hold at least the table minimum of %(least)s",
-            least=state["settings"]["min_bet"],
-        )
-    table.take_bank(banker, amount)
-    state["bank"] = amount
+    rotation.put_up(state, pid, amount, least=state["settings"]["min_bet"])
     state["deals"] = 0
     events.append({"type": "bank_put_up", "banker": pid, "amount": amount})
     _shuffle(state, events, now, deck)
@@ -420,12 +410,7 @@ def _cut(
     made because the cutter left, which has no time of its own)."""
     if now is None:
         now = state["cut_started"]
-    if position is None:
-        position = _rng.randint(1, len(state["deck"]) - 1)
-    state["deck"] = cut(state["deck"], position)
-    state["shuffle"]["cut"] = position
-    state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
-    events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
+    rotation.cut_at(state, events, position, how)
     dealt = deal_layout(state["deck"])
     number = state["deals"] + 1
     if dealt["void"]:
@@ -1097,20 +1082,16 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def stage(state: State) -> str:
-    """What a screen was showing: a request made at another stage of the table is stale."""
-    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
-    return f"{state['banker']}-{banks}-{state['shuffles']}-{state['phase']}"
+    """What a screen was showing: a void deal is shuffled again, so shuffles count the deals."""
+    return rotation.stage(state, state["shuffles"])
 
 
 def balances(state: State) -> dict[str, int]:
     """Where every chip of the table is: the players', the bank, stakes on the table, the levy
     pot, and what the house has taken of it (chips that left play)."""
-    accounts = table.players_chips(state)
-    accounts["bank"] = state["bank"]
     deal = state["deal"]
-    accounts["stakes"] = (
-        sum(cost(b) for b in deal["bets"]) if deal and state["phase"] == BETTING else 0
-    )
+    open_bets = deal["bets"] if deal and state["phase"] == BETTING else []
+    accounts = rotation.balances(state, sum(cost(b) for b in open_bets))
     accounts["levy"] = state["pot"]
     accounts["house"] = state["house"]
     return accounts

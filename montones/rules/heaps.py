@@ -617,23 +617,23 @@ def _place(state: State, events: Events, pid: str, kind: str, heap: int, amount:
 @action
 def bet(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
     """Bet on a heap: paid 1 to 1 if it beats the banker's card, 2 to 1 on the Rey de oros."""
-    _require_phase(state, BETTING)
-    player = _require_punter(state, pid)
-    heap = _heap_number(state["hand"], heap)
-    _check_tie(state, heap)
-    _check_stake(state, player, amount)
-    _place(state, events, pid, "heap", heap, amount)
+    _stake_on(state, events, pid, "heap", heap, amount)
 
 
 @action
 def bet_against(state: State, events: Events, pid: str, heap: int, amount: int) -> None:
     """Bet on the banker's card against a heap: 1 to 1 when the bank beats it, never double."""
+    _stake_on(state, events, pid, "against", heap, amount)
+
+
+def _stake_on(state: State, events: Events, pid: str, kind: str, heap: int, amount: int) -> None:
+    """A punter's stake on a heap (``kind`` "heap") or on the banker's card against it."""
     _require_phase(state, BETTING)
     player = _require_punter(state, pid)
     heap = _heap_number(state["hand"], heap)
     _check_tie(state, heap)
     _check_stake(state, player, amount)
-    _place(state, events, pid, "against", heap, amount)
+    _place(state, events, pid, kind, heap, amount)
 
 
 @action

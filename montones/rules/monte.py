@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from montones.rules import hand_records, rotation, table
-from montones.rules.cards import FRENCH, cut, suit
+from montones.rules.cards import FRENCH, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
 from montones.rules.odds import Odds
@@ -261,12 +261,7 @@ def put_up_bank(
 ) -> None:
     """The banker puts up a bank and shuffles; the next player to the left cuts."""
     _require_phase(state, BANK)
-    require_banker(state, pid)
-    banker = state["players"][pid]
-    if not is_count(amount) or amount <= 0:
-        raise RulesError("a bank must be a whole number of chips, at least 1")
-    table.take_bank(banker, amount)
-    state["bank"] = amount
+    rotation.put_up(state, pid, amount)
     state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
     # Committed to before the cut and the first bet; opened once the bank's last coup is done.
     state["shuffle"] = new_shuffle(state["deck"])
@@ -289,12 +284,7 @@ def put_up_bank(
 
 
 def _cut(state: State, events: Events, position: int | None, how: str) -> None:
-    if position is None:
-        position = _rng.randint(1, len(state["deck"]) - 1)
-    state["deck"] = cut(state["deck"], position)
-    state["shuffle"]["cut"] = position
-    state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
-    events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
+    rotation.cut_at(state, events, position, how)
     _deal_coup(state, events)
 
 
@@ -785,18 +775,16 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def stage(state: State) -> str:
-    """What a screen was showing: a request made at another stage of the table is stale."""
-    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
-    return f"{state['banker']}-{banks}-{state['coups']}-{state['phase']}"
+    """What a screen was showing: the bank's coups count its deals."""
+    return rotation.stage(state, state["coups"])
 
 
 def balances(state: State) -> dict[str, int]:
     """Where every chip of the table is: the players', the bank, stakes on the table."""
-    accounts = table.players_chips(state)
-    accounts["bank"] = state["bank"]
     coup = state["coup"]
-    accounts["stakes"] = table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
-    return accounts
+    return rotation.balances(
+        state, table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
+    )
 
 
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from montones.rules import table
-from montones.rules.cards import FRENCH
+from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.plain import copy_state
-from montones.rules.table import Action, Events, Field, State, action
+from montones.rules.table import Action, Events, Field, State, action, is_count
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
 
@@ -41,6 +41,45 @@ def new_state(game: str, settings: dict[str, Any], **rest: Any) -> State:
 def require_banker(state: State, pid: str) -> None:
     if pid != state["banker"]:
         raise RulesError("only the banker can do that")
+
+
+def put_up(state: State, pid: str, amount: int, least: int = 1) -> None:
+    """The banker puts ``amount`` of their chips up as the bank: a whole number of chips, at
+    least ``least`` (the table's minimum bet, where the game has one)."""
+    require_banker(state, pid)
+    if not is_count(amount) or amount <= 0:
+        raise RulesError("a bank must be a whole number of chips, at least 1")
+    if amount < least:
+        raise RulesError("a bank must hold at least the table minimum of %(least)s", least=least)
+    table.take_bank(state["players"][pid], amount)
+    state["bank"] = amount
+
+
+def cut_at(state: State, events: Events, position: int | None, how: str) -> None:
+    """The cutter cuts the deck at ``position`` (None: at random); the shuffle's record keeps
+    where, by whom and how ("cutter", "clock", "cutter left", "nobody to cut")."""
+    if position is None:
+        position = _rng.randint(1, len(state["deck"]) - 1)
+    state["deck"] = cut(state["deck"], position)
+    state["shuffle"]["cut"] = position
+    state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
+    events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
+
+
+def stage(state: State, deals: int) -> str:
+    """What a screen was showing (a request made at another stage is stale): the banker, the
+    banks they have held, the deals the game has counted (``deals``) and the phase."""
+    banks = state["banks"].get(state["banker"], 0) if state["banker"] else 0
+    return f"{state['banker']}-{banks}-{deals}-{state['phase']}"
+
+
+def balances(state: State, stakes: int) -> dict[str, int]:
+    """Where the chips of a table whose bank goes round are: the players', the bank and the
+    ``stakes`` of the bets still open; a game adds its own accounts."""
+    accounts = table.players_chips(state)
+    accounts["bank"] = state["bank"]
+    accounts["stakes"] = stakes
+    return accounts
 
 
 def punter(state: State, pid: str) -> dict:
