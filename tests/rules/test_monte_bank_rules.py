@@ -56,6 +56,26 @@ def test_the_banker_puts_up_a_bank_of_any_size_up_to_their_chips():
     assert t.state["bank"] == 100 and t.chips("anna") == 0
 
 
+@pytest.mark.parametrize(
+    ("amount", "words"),
+    [
+        (0, "a bank must be a whole number of chips, at least 1"),
+        (2.5, "a bank must be a whole number of chips, at least 1"),
+        (4, "a bank must hold at least the table minimum of 5"),
+    ],
+)
+def test_a_bank_is_whole_chips_and_at_least_the_table_minimum(amount, words):
+    t = CasinoTable(min_bet=5)
+    t.do(casino.draw_for_bank, deck=["KS"] + [c for c in FRENCH.codes if c != "KS"])
+    before = t.state
+    with pytest.raises(RulesError) as refused:
+        t.do(casino.put_up_bank, "anna", amount, NOW)
+    assert str(refused.value) == words
+    assert t.state is before and t.state["bank"] == 0 and t.chips("anna") == 100
+    t.do(casino.put_up_bank, "anna", 5, NOW)
+    assert t.state["bank"] == 5 and t.chips("anna") == 95
+
+
 def test_each_bet_is_at_least_the_minimum_and_at_most_the_bank():
     t = betting(bank=10, min_bet=2)
     with pytest.raises(RulesError, match="minimum is 2"):

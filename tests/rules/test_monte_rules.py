@@ -159,6 +159,26 @@ def test_the_bank_passes_to_the_left_and_the_new_bankers_deck_is_shuffled():
     assert t.state["coup"]["top"] == fresh[10:12] and t.state["coups"] == 1
 
 
+@pytest.mark.parametrize(
+    ("amount", "words"),
+    [
+        (0, "a bank must be a whole number of chips, at least 1"),
+        (True, "a bank must be a whole number of chips, at least 1"),
+        (101, "you have 100 chips: a bank of 101 is over them"),
+    ],
+)
+def test_a_bank_is_whole_chips_up_to_the_bankers_own(amount, words):
+    t = MonteTable()
+    t.do(monte.draw_for_bank, deck=["KS"] + [c for c in FRENCH.codes if c != "KS"])
+    before = t.state
+    with pytest.raises(RulesError) as refused:
+        t.do(monte.put_up_bank, "anna", amount, NOW)
+    assert str(refused.value) == words
+    assert t.state is before and t.state["bank"] == 0 and chips(t, "anna") == 100
+    t.do(monte.put_up_bank, "anna", 1, NOW)
+    assert t.state["bank"] == 1 and chips(t, "anna") == 99
+
+
 def test_a_broken_bank_passes_at_once():
     t = MonteTable(max_bet=10)
     banker = t.start(bank=10, deck=monte_deck(["7H", "KC"], ["3S", "2S", "QH"]))
