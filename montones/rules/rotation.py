@@ -57,7 +57,8 @@ def put_up(state: State, pid: str, amount: int, least: int = 1) -> None:
 
 def cut_at(state: State, events: Events, position: int | None, how: str) -> None:
     """The cutter cuts the deck at ``position`` (None: at random); the shuffle's record keeps
-    where, by whom and how ("cutter", "clock", "cutter left", "nobody to cut")."""
+    where, by whom and how ("punter", "random" when the clock cut, "cutter left", "nobody to
+    cut")."""
     if position is None:
         position = _rng.randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
