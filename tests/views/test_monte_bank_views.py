@@ -378,12 +378,16 @@ def test_when_the_cut_clock_runs_out_the_phones_and_the_tv_say_so(app, clock):
             break
     assert night.state()["phase"] == "betting"
     said = f"{cutter}'s time to cut ran out: the deck was cut for them at random."
-    for screen in (f"/t/{night.code}", f"/t/{night.code}/tv"):
-        client = night.clients["Ana"] if screen.endswith(night.code) else night.host
-        assert said in html.unescape(client.get(screen).get_data(as_text=True)), screen
+    own = "Your time to cut ran out: the deck was cut for you at random."
+    other = next(name for name in ("Ana", "Ben", "Eva") if name != cutter)
+
+    def phone(name):
+        return html.unescape(night.clients[name].get(f"/t/{night.code}").get_data(as_text=True))
+
+    assert said in phone(other)
+    assert said in html.unescape(night.host.get(f"/t/{night.code}/tv").get_data(as_text=True))
+    assert own in phone(cutter) and said not in phone(cutter)  # said to the cutter as "you"
     banker = night.name_of(night.state()["banker"])
     punter = next(name for name in ("Ana", "Ben", "Eva") if name != banker)
     assert night.tap(punter, "ul", 5).status_code == 200  # a bet changes nothing of it
-    assert said in html.unescape(
-        night.clients["Eva"].get(f"/t/{night.code}").get_data(as_text=True)
-    )
+    assert said in phone(other) and own in phone(cutter)

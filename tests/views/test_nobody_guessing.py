@@ -188,14 +188,16 @@ def test_when_the_cut_clock_runs_out_every_screen_says_so(app, clock):
         service.tick(night.code)  # what the live fan-out does when the clock falls due
     assert night.state()["phase"] == "heaps"
     said = f"{cutter}'s time to cut ran out: the deck was cut for them at random."
+    own = "Your time to cut ran out: the deck was cut for you at random."
     screens = {
         "phone": night.page("Eva"),
-        "cutter's phone": night.page(cutter),
         "tv": night.host.get(f"/t/{night.code}/tv"),
         "host": night.host.get(f"/t/{night.code}/host"),
     }
     for screen, page in screens.items():
         assert said in page.get_data(as_text=True).replace("&#39;", "'"), screen
+    mine = night.page(cutter).get_data(as_text=True).replace("&#39;", "'")
+    assert own in mine and said not in mine  # the cutter's own phone says it to them
     night.ok("Ana", "heaps", count=3)
     assert said in night.page("Eva").get_data(as_text=True).replace("&#39;", "'")
 
