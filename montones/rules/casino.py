@@ -688,8 +688,6 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         shown = last if last["result"]["version"] == passed["version"] else None
     result = shown["result"] if shown else None
     cutting = phase == CUT
-    # Whose cut the clock made (they let their time run out), while the deal it laid out shows.
-    cut_by = (state["shuffle"] or {}).get("cut_by") if phase in (BETTING, DEAL_OVER) else None
     bets = []
     if shown:
         lines: dict[int, list[dict]] = {}
@@ -747,8 +745,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": cut_deadline(state),
-        "cut_by_clock": names.get(cut_by["player"])
-        if cut_by and cut_by["how"] == "random"
+        # Whose cut the clock made, while the deal it laid out shows.
+        "cut_by_clock": rotation.cut_by_clock(state, names)
+        if phase in (BETTING, DEAL_OVER)
         else None,
         "deck": len(state["deck"]),
         **rotation.night_view(state, names, first_draw),

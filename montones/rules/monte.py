@@ -443,7 +443,6 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
 
     first_draw = bool(state["draws"]) and not passed and state["coups"] == 0
     cutting = phase == CUT
-    cut_by = (state["shuffle"] or {}).get("cut_by") if phase in (BETTING, COUP_OVER) else None
     return {
         "game": "monte",
         "version": state["version"],
@@ -461,12 +460,10 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "commitment": live_commitment(state),
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
-        "cut_deadline": state["cut_started"] + state["settings"]["cut_timeout"]
-        if cutting
-        else None,
+        "cut_deadline": cut_deadline(state),
         # Whose cut the clock made (they let their time run out), through the deck's first coup.
-        "cut_by_clock": names.get(cut_by["player"])
-        if cut_by and cut_by["how"] == "random" and shown and shown["number"] == 1
+        "cut_by_clock": rotation.cut_by_clock(state, names)
+        if phase in (BETTING, COUP_OVER) and shown and shown["number"] == 1
         else None,
         "layouts": layouts,
         "gate": result["gate"] if result else None,

@@ -67,6 +67,13 @@ def cut_at(state: State, events: Events, position: int | None, how: str) -> None
     events.append({"type": "cut", "position": position, "how": how, "player": state["cutter"]})
 
 
+def cut_by_clock(state: State, names: dict[str, str]) -> str | None:
+    """The name of the punter whose time to cut ran out, when the clock made the cut of the
+    deck in play (as :func:`cut_at` recorded it); None for any other cut."""
+    cut_by = (state["shuffle"] or {}).get("cut_by")
+    return names.get(cut_by["player"]) if cut_by and cut_by["how"] == "random" else None
+
+
 def stage(state: State, deals: int) -> str:
     """What a screen was showing (a request made at another stage is stale): the banker, the
     banks they have held, the deals the game has counted (``deals``) and the phase."""
