@@ -1,100 +1,69 @@
 """How fast one device may try things that a guesser would repeat: taking a seat, and naming a
-table that is not there.
+table that is not there. Flask-Limiter keeps the count; this module says what counts.
 
 A room code is four letters (24**4 = 331,776 codes) so that it stays short to type; a rejoin
 code is six characters of 32. What keeps a guesser from finding a running table, or taking
-someone's seat, is time: each device (its address on the room's network) has an allowance
-that refills at a steady pace.
+someone's seat, is time: each device (its address on the room's network) has an allowance.
 
-- ``seats``: joining a table or taking a seat back with a rejoin code, 5 at once, then one
-  every 10 s.
-- ``guesses``: a room code that names no table, 10 at once, then one every 6 s. Once a device
-  has used them up, every request of it that names a table waits its turn (429): at 600 codes
-  an hour, finding one of 8 running tables takes about 69 hours on average.
+- ``seats`` (``SEATS_LIMIT``): joining a table or taking a seat back with a rejoin code, 5 in
+  any 50 s.
+- ``guesses`` (``GUESSES_LIMIT``): a room code that names no table, 10 in any 60 s. Once a
+  device has used them up, every request of it that names a table waits its turn (429): at 600
+  codes an hour, finding one of 8 running tables takes about 69 hours on average.
 
-The host's own machine (a loopback address: its TV tab, its host page, a browser on the
-laptop) is not limited: guests reach the server over the room's network.
+Both are moving windows (``RATELIMIT_STRATEGY``): a try counts against its device for one window
+after it is made. These allowances were token buckets (5 at once, then one every 10 s; 10 at
+once, then one every 6 s), which Flask-Limiter has no strategy for. A moving window as long as
+the bucket takes to fill keeps the bucket's burst and its pace over the long run (a device that
+tries once every 10 s, or every 6 s, is never held back); after a burst it is stricter: the sixth
+seat comes 50 s after five taken at once, not 10 s. A fixed window would let twice the burst
+through where two windows meet.
 
-Every device's allowance is kept in memory, for the most recent 10,000 devices (each process its
-own, with several workers). Times come from the app's clock.
+The host's own machine (a loopback address: its TV tab, its host page, a browser on the laptop)
+is not limited: guests reach the server over the room's network.
+
+The tries are kept in memory (``RATELIMIT_STORAGE_URI``), each process its own with several
+workers; Flask-Limiter drops a try once it is a window old.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-import threading
-from collections import OrderedDict
 
-from flask import current_app, render_template, request
+from flask import current_app, g, render_template, request
 from flask_babel import ngettext
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
 
 from montones.clock import clock
 
-DEVICES = 10_000
+
+def missed() -> None:
+    """The request named a table that is not there: it uses one of the device's guesses."""
+    g.missed_table = True
 
 
-class Allowance:
-    """A bucket per device: ``burst`` tries, refilled by one every ``every`` seconds."""
-
-    def __init__(self, burst: int, every: float, devices: int = DEVICES) -> None:
-        self.burst, self.every, self.devices = burst, every, devices
-        self._left: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tries left, when
-        self._lock = threading.Lock()
-
-    def _now_left(self, device: str, now: float) -> float:
-        left, then = self._left.get(device, (float(self.burst), now))
-        return min(float(self.burst), left + (now - then) / self.every)
-
-    def wait(self, device: str) -> float:
-        """Seconds until ``device`` may try again; 0 if it may now."""
-        with self._lock:
-            left = self._now_left(device, clock().monotonic())
-        return 0.0 if left >= 1 else (1 - left) * self.every
-
-    def take(self, device: str) -> None:
-        """One try of ``device``, which had one left."""
-        now = clock().monotonic()
-        with self._lock:
-            left = self._now_left(device, now)
-            self._left[device] = (max(left - 1, 0.0), now)
-            self._left.move_to_end(device)
-            while len(self._left) > self.devices:
-                self._left.popitem(last=False)
+def _naming() -> bool:
+    return "code" in (request.view_args or {}) or request.endpoint == "lobby.go"
 
 
-def device() -> str:
-    return request.remote_addr or "-"
+def _seating() -> bool:
+    return request.method == "POST" and request.endpoint in ("play.join", "play.rejoin")
 
 
-def _host_machine(address: str) -> bool:
+def _host_machine() -> bool:
     try:
-        return ipaddress.ip_address(address).is_loopback
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
         return False
 
 
-def missed() -> None:
-    """The request named a table that is not there."""
-    if not _host_machine(device()):
-        current_app.extensions["limits"]["guesses"].take(device())
-
-
-def _guard():
-    """Before a request that names a table, or takes a seat: refuse a device out of tries."""
-    limits = current_app.extensions["limits"]
-    naming = "code" in (request.view_args or {}) or request.endpoint == "lobby.go"
-    seating = request.method == "POST" and request.endpoint in ("play.join", "play.rejoin")
-    if not (naming or seating) or _host_machine(device()):
-        return None
-    wait = limits["guesses"].wait(device()) if naming else 0.0
-    if seating:
-        wait = max(wait, limits["seats"].wait(device()))
-        if wait <= 0:
-            limits["seats"].take(device())
-    if wait <= 0:
-        return None
-    seconds = math.ceil(wait)
+def _refused(error: RateLimitExceeded):
+    """The page for a device out of tries, with how long it waits for its next one."""
+    window = current_app.extensions["limits"].current_limit.window
+    # The app's clock reads the machine's time, as the limits library does (a test sets both).
+    seconds = max(1, math.ceil(window.reset_time - clock().time()))
     message = ngettext(
         "Too many tries from this device: wait %(num)s second and try again.",
         "Too many tries from this device: wait %(num)s seconds and try again.",
@@ -105,8 +74,25 @@ def _guard():
 
 
 def init_app(app) -> None:
-    app.extensions["limits"] = {
-        "seats": Allowance(burst=5, every=10.0),
-        "guesses": Allowance(burst=10, every=6.0),
-    }
-    app.before_request(_guard)
+    # A Limiter of the app's own: Flask-Limiter keeps its storage in the Limiter, and one shared
+    # by several apps (the tests make many) would share their counts.
+    limiter = Limiter(
+        get_remote_address,
+        application_limits=[
+            # A guess is tested before the view and counted after it, once the view knows that
+            # the code named no table.
+            ApplicationLimit(
+                app.config["GUESSES_LIMIT"],
+                scope="guesses",
+                exempt_when=lambda: not _naming(),
+                deduct_when=lambda _response: g.get("missed_table", False),
+            ),
+            ApplicationLimit(
+                app.config["SEATS_LIMIT"], scope="seats", exempt_when=lambda: not _seating()
+            ),
+        ],
+    )
+    limiter.request_filter(_host_machine)
+    limiter.init_app(app)
+    app.extensions["limits"] = limiter
+    app.register_error_handler(RateLimitExceeded, _refused)
