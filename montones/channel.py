@@ -6,9 +6,10 @@ One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`i
   (:mod:`montones.broker`);
 - ``renders``: what each table at each version renders to, for each kind of screen and
   language, rendered once (:mod:`montones.renders`);
-- the fan-out: the one thread that writes every screen's updates (:mod:`montones.fanout`),
+- the fan-out: the one thread that works out every screen's updates (:mod:`montones.fanout`),
   started by the first screen and stopping when the last one goes; with PostgreSQL, the
-  broker's listener thread runs while it does.
+  broker's listener thread runs while it does. Under ``montones serve`` both are greenlets
+  (:mod:`montones.serving`).
 
 What a screen is sent (the fan-out's glue) is the views' to say: :mod:`montones.views.updates`.
 Nothing of it is module state: two apps (two tests) share nothing.

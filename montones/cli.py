@@ -11,13 +11,6 @@ import socket
 import sys
 import unicodedata
 
-from montones.server import KEEPALIVE, THREADS
-from montones.server import serve as serve_portable
-
-# Seconds gunicorn's arbiter gives a stopping worker: the worker ends its streams at once and
-# its requests take milliseconds (montones/server.py).
-GRACE = 3
-
 
 def main(argv=None):
     from montones.rules.games import GAMES
@@ -35,12 +28,6 @@ def main(argv=None):
         "--public-url", metavar="URL", help="join URL to show, instead of the detected LAN address"
     )
     serve.add_argument(
-        "--threads",
-        type=int,
-        default=THREADS,
-        help="threads that run requests; a live stream holds none (default: %(default)s)",
-    )
-    serve.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -49,7 +36,7 @@ def main(argv=None):
     serve.add_argument(
         "--server",
         choices=("gunicorn", "portable"),
-        help="gunicorn where it runs (not on Windows), else the portable pure-Python server",
+        help="gunicorn (its gevent worker) where it runs, else gevent's portable pywsgi (Windows)",
     )
     serve.set_defaults(run=_serve)
 
@@ -144,6 +131,9 @@ def _fail(command, message):
 
 
 def _serve(args):
+    from montones import serving
+
+    serving.patch()  # before anything of the web stack is imported (see montones.serving)
     database = os.environ.get("DATABASE_URL", "")
     if args.workers > 1 and not database.startswith(("postgres://", "postgresql://")):
         print(
@@ -161,28 +151,10 @@ def _serve(args):
     _print_join(url)
     print(f"Serving with {server}; Ctrl-C stops it.", flush=True)
 
-    from montones import channel, create_app
-
     if server == "portable":
-        app = create_app()
-        serve_portable(app, args.host, args.port, args.threads, on_stop=channel.of(app).close)
-        return 0
-
-    from gunicorn.app.base import BaseApplication
-
-    class Gunicorn(BaseApplication):
-        def load_config(self):
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("worker_class", "montones.worker.Worker")
-            self.cfg.set("workers", args.workers)
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("keepalive", KEEPALIVE)
-            self.cfg.set("graceful_timeout", GRACE)
-
-        def load(self):
-            return create_app()
-
-    Gunicorn().run()
+        serving.run_pywsgi(args.host, args.port)
+    else:
+        serving.run_gunicorn(args.host, args.port, args.workers)
     return 0
 
 

@@ -1,30 +1,24 @@
-"""One thread that writes every live screen's updates, straight to the screens' sockets.
+"""One thread that works out every live screen's updates, for the streams to send.
 
-A stream's request only opens it: its response's head and first bytes go out through the
-server as usual, then a socket is handed to the fan-out, which owns it from then on. Under
-``montones serve`` (:mod:`montones.server`, alone or as gunicorn's worker) that is the
-connection's own socket, and the request's thread is free at once; under any other server (the
-Flask test client, Werkzeug's) it is one end of a socket pair whose other end the request relays
-(see :mod:`montones.views.stream`): the same thread, the same writes, whatever the server. When
-a table's version is released (see :mod:`montones.broker`) the fan-out thread alone works out
-each screen's update and writes it: forty screens cost forty socket writes in one thread, not
-forty threads woken to contend for the interpreter, and no thread waits on a screen.
+A stream (:mod:`montones.views.stream`) is a generator the server writes: it hands its screen to
+the fan-out and then yields whatever lands in the screen's outbox, blocking in between. Under
+``montones serve`` the server is gevent's (gunicorn's gevent worker, or ``pywsgi``), so a stream
+blocked there is a greenlet, not an OS thread (:mod:`montones.serving`). When a table's version
+is released (see :mod:`montones.broker`) the fan-out alone works out each screen's update and
+puts it in its outbox: forty screens cost one thread's work, not forty woken to contend for the
+interpreter, and the one render every screen of a kind shares is made once.
 
-Writes never block: what a socket does not take at once (a phone asleep, a slow network) waits
-in that screen's own outbox, and the screen gets no newer update until its outbox is empty, then
-only the newest; so a screen that stops reading holds up no other and keeps at most one update
-waiting. The fan-out also makes the releases that fall due, sends the heartbeats, applies a
-table's clock when it falls due and ends a stream when its time is up (the browser connects
-again). It runs while it has screens to serve, and stops when the last one goes. A stream ends
-with its response's last chunk and the socket closed; a screen that has gone, or one left with
-half an update, is cut.
+A screen gets no newer update while its outbox still holds one its stream has not taken (a
+phone asleep, a slow network: the server is still writing the last one), and then only the
+newest; so a screen that stops reading holds up no other and keeps at most one update waiting.
+The fan-out also makes the releases that fall due, sends the heartbeats, applies a table's clock
+when it falls due and ends a stream when its time is up (the browser connects again). It runs
+while it has screens to serve, and stops when the last one goes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -34,79 +28,46 @@ from montones.broker import Broker
 from montones.clock import Clock
 
 HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
-# Real seconds before trying again an outbox that a socket did not take; doubled, up to
-# RETRY_MOST, each time it takes nothing: screens that never read, each tried at a fixed pace,
-# kept the fan-out thread busy with failed sends and slowed every tap (tests/live/
-# test_hostile.py; docs/performance.md has the figures).
-RETRY = 0.05
-RETRY_MOST = 0.8
 log = logging.getLogger(__name__)
 
 
 class Screen:
     """One open stream, as the fan-out sees it."""
 
-    def __init__(
-        self,
-        sock: socket.socket,
-        chunked: bool,
-        code: str,
-        version: int,
-        ends: float | None = None,
-        **about,
-    ):
-        self.sock = sock
-        self.chunked = chunked  # HTTP/1.1 on the connection itself: each write is one chunk
+    def __init__(self, code: str, version: int, ends: float | None = None, **about):
         self.code = code
         self.version = version  # the newest version this screen was sent
         self.told = version  # the newest version it was told of (see Broker.told_version)
         self.about = about  # what the update depends on: its kind, seat, language...
         self.ends = ends  # when the stream ends (real time.monotonic()), if it does
-        self.outbox = bytearray()
+        self.outbox = bytearray()  # written by the fan-out, taken by the stream
         self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
-        self.ended = threading.Event()  # set when the fan-out stops writing to it
-        self.writing = threading.Lock()  # held while bytes go to the socket
-        self.retry = 0.0  # real seconds until the outbox is tried again (see RETRY)
-        self.retry_at = 0.0  # when (real time.monotonic())
+        self.ended = threading.Event()  # set when the stream is to end
+        self._filled = threading.Condition()  # notified when the outbox fills or it ends
 
     def write(self, data: bytes, now: float) -> None:
-        if not data:  # an empty chunk would end the response
-            return
-        with self.writing:
-            self.outbox += b"%X\r\n%s\r\n" % (len(data), data) if self.chunked else data
-        self.flush(now)
-
-    def flush(self, now: float) -> None:
-        with self.writing:
-            if self.ended.is_set():
-                return
-            try:
-                sent = self.sock.send(self.outbox)
-            except (BlockingIOError, InterruptedError):
-                sent = 0
-            except OSError:  # the screen has gone
-                self.ended.set()
-                return
-            del self.outbox[:sent]
+        with self._filled:
+            self.outbox += data
             self.last_write = now
-            if self.outbox:
-                self.retry = RETRY if sent else min(RETRY_MOST, max(RETRY, 2 * self.retry))
-                self.retry_at = time.monotonic() + self.retry
-            else:
-                self.retry = 0.0
+            self._filled.notify()
+
+    def take(self) -> bytes | None:
+        """What the outbox holds, once it holds something (waiting until then); None once the
+        stream is to end."""
+        with self._filled:
+            while not self.outbox and not self.ended.is_set():
+                self._filled.wait()
+            if self.ended.is_set():
+                return None
+            data = bytes(self.outbox)
+            self.outbox.clear()
+            return data
 
     def end(self) -> None:
-        """Stop writing to this screen and close its socket, ending the response with its last
-        chunk when nothing of it is left half-written (else the reader sees it cut)."""
-        with self.writing:
-            if self.sock.fileno() < 0:
-                return
+        """End the stream: its generator returns, and the server ends the response."""
+        with self._filled:
             self.ended.set()
-            if self.chunked and not self.outbox:
-                with contextlib.suppress(OSError):
-                    self.sock.send(b"0\r\n\r\n")
-            with contextlib.suppress(OSError):
-                self.sock.close()
+            self._filled.notify()
 
 
 class Glue(Protocol):
@@ -151,7 +112,6 @@ class Fanout:
 
     def add(self, screen: Screen) -> bool:
         """Serve ``screen``; False if this fan-out has stopped (start another)."""
-        screen.sock.setblocking(False)
         screen.last_write = self.clock.monotonic()  # the stream's first bytes went just now
         with self._lock:
             if self._stopped:
@@ -174,6 +134,11 @@ class Fanout:
         screen.end()
         self.broker.poke()
 
+    def taken(self, screen: Screen) -> None:
+        """``screen``'s stream took its outbox: if a newer version waits for it, a round now."""
+        if screen.version < self.broker.released_version(screen.code):
+            self.broker.poke()
+
     def screens(self, code: str) -> list[Screen]:
         """The screens of table ``code`` this fan-out serves."""
         with self._lock:
@@ -189,8 +154,7 @@ class Fanout:
         return not self._stopped
 
     def close(self) -> None:
-        """Stop the thread now, whatever screens it has, and end their streams (cleanly,
-        unless an update was left half written)."""
+        """Stop the thread now, whatever screens it has, and end their streams."""
         with self._lock:
             self._stopped = True
         self.broker.poke()
@@ -221,9 +185,10 @@ class Fanout:
                 screen.end()
             if self._stopped:
                 return
+            real_limit = None  # real seconds, which no clock of the app's sets
             try:
                 with self._context():
-                    timeout, real_limit = self._round(tables)
+                    timeout = self._round(tables)
             except Exception:  # one bad round must not end every screen's updates
                 log.exception("live fan-out: a round failed")
                 timeout, real_limit = HEARTBEAT, 1.0
@@ -233,15 +198,15 @@ class Fanout:
                 real_limit = soonest if real_limit is None else min(real_limit, soonest)
             self.broker.wait(news, timeout, real_limit)
 
-    def _round(self, tables: dict[str, list[Screen]]) -> tuple[float, float | None]:
+    def _round(self, tables: dict[str, list[Screen]]) -> float:
         """Bring every screen to its table's released version; return how long to wait for
-        the next round (the clock's seconds, and real seconds when an outbox waits)."""
+        the next round (the clock's seconds)."""
         next_release = self.broker.release_due()
         now = self.clock.monotonic()
         for code, screens in tables.items():
             released = self.broker.released_version(code)
-            # A screen whose socket has not taken all of its last update yet gets the newest
-            # once it has.
+            # A screen whose stream has not taken its last update yet gets the newest once it
+            # has (see taken()).
             ready = [s for s in screens if s.version < released and not s.outbox]
             table = None
             if ready:
@@ -265,7 +230,7 @@ class Fanout:
                 table = table or self._glue.snapshot(code, released)
                 self._deadlines[code] = self._glue.deadline(table)
         wall, now = self.clock.time(), self.clock.monotonic()
-        timeout, real_limit = HEARTBEAT, None
+        timeout = HEARTBEAT
         if next_release is not None:
             timeout = max(0.0, next_release - now)
         for code, screens in tables.items():
@@ -280,13 +245,7 @@ class Fanout:
             if due is not None:  # at most five ticks a second, if one decides nothing
                 timeout = min(timeout, max(0.2, due - wall + 0.1))
             for screen in screens:
-                if screen.outbox:
-                    if time.monotonic() >= screen.retry_at:
-                        screen.flush(now)
-                    # Emptied, it is due the newest version: another round at once.
-                    wait = max(0.0, screen.retry_at - time.monotonic()) if screen.outbox else 0.0
-                    real_limit = wait if real_limit is None else min(real_limit, wait)
-                elif now - screen.last_write >= HEARTBEAT:
+                if not screen.outbox and now - screen.last_write >= HEARTBEAT:
                     screen.write(b": heartbeat\n\n", now)
                 timeout = min(timeout, max(0.0, screen.last_write + HEARTBEAT - now))
-        return timeout, real_limit
+        return timeout

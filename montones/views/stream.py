@@ -1,22 +1,17 @@
 """The live stream: one Server-Sent Events response per open screen (a phone, the TV, the host).
 
-The view only opens a stream: it says which table, kind of screen, seat and language it is for,
-and hands it to the live channel's fan-out thread (:mod:`montones.fanout`), which writes every
-update, heartbeat and clock of every stream and ends it when its time is up (what each is sent:
-:mod:`montones.views.updates`). On connecting, a screen is sent what changed since the version
-its page showed, so a screen that lost its stream catches up.
-
-Under ``montones serve`` (:mod:`montones.server`) the request hands its connection over
-(``environ["montones.detach"]``): once the response's head and first bytes are out, the fan-out
-owns the socket and the request's thread is free. Under any other server (the Flask test client,
-Werkzeug's) the fan-out writes to one end of a socket pair and the request relays what comes
-out of the other: the same fan-out either way, so the tests exercise what production runs.
+The view says which table, kind of screen, seat and language the stream is for, and answers with
+a generator the server writes: it hands its screen to the live channel's fan-out
+(:mod:`montones.fanout`), which works out every update, heartbeat and clock of every stream and
+ends it when its time is up (what each is sent: :mod:`montones.views.updates`), and yields what
+lands in the screen's outbox. On connecting, a screen is sent what changed since the version its
+page showed, so a screen that lost its stream catches up. Under ``montones serve`` a stream
+blocked between two updates is a greenlet, not a thread (:mod:`montones.serving`).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import time
 
 from flask import Blueprint, Response, current_app, request
@@ -52,42 +47,24 @@ def stream(code):
     }
     live = channel.of()
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
+    screen = Screen(table.code, seen, ends=ends, **about)
 
-    def serve(sock: socket.socket, chunked: bool):
-        screen = Screen(sock, chunked, table.code, seen, ends=ends, **about)
-        live.broker.publish(table.code, table.version, table)  # a version unknown here yet
-        return screen, live.serve(screen, updates)
+    def events():
+        fanout = None
+        try:
+            yield RETRY
+            live.broker.publish(table.code, table.version, table)  # a version unknown here yet
+            fanout = live.serve(screen, updates)
+            while (data := screen.take()) is not None:
+                yield data
+                fanout.taken(screen)
+        finally:
+            if fanout is not None:
+                fanout.remove(screen)
 
-    detach = request.environ.get("montones.detach")
-    if detach is not None:
-        detach(serve)  # called once RETRY is on the wire
-        body = iter((RETRY,))  # not a list: its length is not the stream's
-    else:
-        body = _relayed(serve)
-    response = Response(body, mimetype="text/event-stream")
+    # A HEAD request gets the head alone: Werkzeug never starts the generator for one.
+    response = Response(events(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
     return response
-
-
-def _relayed(serve):
-    """RETRY, then what the fan-out writes to one end of a socket pair, whole events at a time,
-    until it ends the stream (or the client closes the response)."""
-    sock, relay = socket.socketpair()
-    screen = fanout = None
-    try:
-        yield RETRY
-        screen, fanout = serve(sock, False)
-        pending = b""
-        while data := relay.recv(1 << 20):
-            pending += data
-            cut = pending.rfind(b"\n\n") + 2
-            if cut > 1:
-                yield pending[:cut]
-                pending = pending[cut:]
-    finally:
-        if fanout is not None:
-            fanout.remove(screen)
-        sock.close()
-        relay.close()

@@ -1,7 +1,7 @@
 """Start the real server (``montones serve``) on loopback for a test.
 
-``server`` picks ``--server``: ``gunicorn`` (with montones.server's worker) or ``portable`` (the
-same core run alone, as on Windows). By default it is ``MONTONES_TEST_SERVER``, or gunicorn.
+``server`` picks ``--server``: ``gunicorn`` (its gevent worker) or ``portable`` (gevent's pywsgi,
+as on Windows). By default it is ``MONTONES_TEST_SERVER``, or gunicorn.
 """
 
 import os

@@ -89,7 +89,7 @@ def test_a_phone_is_not_told_of_the_version_its_own_tap_made_though_its_answer_c
     busy machine): the tapping phone gets its regions in that answer and is not told too."""
     monkeypatch.setattr(updates, "drawn", lambda *args: None)  # no answer noted, as if later
     before = night.state()["version"]
-    ben = fanout.Screen(None, False, night.code, before, screen="phone", seat=night.seats["Ben"])
+    ben = fanout.Screen(night.code, before, screen="phone", seat=night.seats["Ben"])
     night.ok("Ben", "tap", heap=3, mode="bet", amount=2, custom="")
     with app.test_request_context():
         table = channel.of(app).broker.latest(night.code)

@@ -1,0 +1,291 @@
+"""How ``montones serve`` serves the app: gunicorn's gevent worker where gunicorn runs, gevent's
+``pywsgi`` where it cannot (Windows, or ``--server portable``), and the little the two lack.
+
+Both are gevent's: every connection is a greenlet, so a live stream blocked between two updates
+(a generator, :mod:`montones.views.stream`) or a guest's half-sent request holds no OS thread.
+The servers parse HTTP, keep connections alive and write every answer; what is here is glue:
+
+- :func:`patch` makes the standard library cooperative. It must come before anything else of
+  the serving process is imported: a ``threading`` lock made before it stays a real lock, which
+  a greenlet that waits on it holds for the whole process (a deadlock), and psycopg picks a
+  blocking wait when it is first imported. :func:`app_to_serve` refuses to run unpatched.
+- The head of a request has ``KEEPALIVE`` seconds to come whole, on both servers (gunicorn's
+  gevent worker gives its keep-alive wait and the head one deadline; :class:`Handler` does the
+  same), and the body is read whole before the app runs, within ``BODY_SECONDS`` and at most
+  ``BODY_MAX`` bytes (:func:`whole_body`): a guest who sends half a request is dropped.
+- ``pywsgi``'s own parser takes what gunicorn's refuses (a bare CR or a NUL in a header, space
+  before a colon, a folded line, a Content-Length of "²" or "+5"); :class:`Handler` first has
+  the head read by h11, a strict parser, and refuses what h11 refuses.
+- ``TCP_NODELAY`` on every connection: without it each small answer waited ~44 ms for the
+  client's delayed ACK (Nagle's algorithm). gunicorn sets it on its listener, whose connections
+  inherit it; :class:`Handler` sets it on each connection.
+- SIGTERM (and Ctrl-C) end every live stream cleanly at once (the live channel's ``close``);
+  the server then stops within ``GRACE`` seconds.
+
+SQLite calls and template renders never yield to other greenlets: each is short, and the writes
+of this process take turns on a gevent-aware lock before SQLite's own (montones/service/
+store.py), so no greenlet ever waits in SQLite's busy handler, which would stall every other.
+"""
+
+from __future__ import annotations
+
+import io
+import signal
+import socket
+import sys
+from http import HTTPStatus
+
+KEEPALIVE = 8  # seconds: the head's deadline, and how long an idle connection is kept
+BODY_SECONDS = 8  # the body's deadline, from when the app asks for it
+BODY_MAX = 64 * 1024  # bytes: the app's forms are a few hundred
+# Connections a process serves at once (gunicorn's worker_connections, pywsgi's pool): a
+# thousand open screens and the requests beside them.
+CONNECTIONS = 4000
+HEAD_MAX = 64 * 1024  # bytes of request line and headers (pywsgi; gunicorn has its own limits)
+GRACE = 2  # seconds a stopping server gives the requests under way
+
+
+# Modules that make locks or pick their waits as they are imported: each must come after patch.
+EARLY = ("threading", "flask", "sqlalchemy", "psycopg", "gunicorn", "montones.factory")
+
+
+def patch() -> None:
+    """Make the standard library cooperative (gevent's monkey-patching): first thing, or not at
+    all."""
+    early = [name for name in EARLY if sys.modules.get(name) is not None]
+    if early:
+        raise RuntimeError(f"montones serve: imported before gevent could patch: {early}")
+    from gevent import monkey
+
+    # Not subprocess: the app starts none, and gevent's needs fcntl, which Windows lacks.
+    monkey.patch_all(subprocess=False)
+
+
+def check_patched() -> None:
+    """Refuse to serve from a process that gevent has not patched, or patched too late."""
+    from gevent import monkey
+
+    unpatched = [
+        m for m in ("socket", "threading", "select", "time") if not monkey.is_module_patched(m)
+    ]
+    if unpatched:
+        raise RuntimeError(f"montones serve: gevent has not patched {', '.join(unpatched)}")
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is not None and waiting.wait is getattr(waiting, "wait_c", None):
+        raise RuntimeError("montones serve: psycopg was imported before gevent patched select")
+
+
+def app_to_serve():
+    """The app as both servers run it: checked patched, its bodies read whole first."""
+    check_patched()
+    from montones import create_app
+
+    app = create_app()
+    app.wsgi_app = whole_body(app.wsgi_app)
+    return app
+
+
+def whole_body(wsgi_app):
+    """``wsgi_app`` given the request's body read whole: 413 past ``BODY_MAX`` bytes, 408 if it
+    does not come within ``BODY_SECONDS``. Neither server bounds the time a body takes, and
+    only gunicorn its size; a form's view reading a body that never comes would wait forever."""
+    import gevent
+
+    def app(environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or "0"
+        if length.isascii() and length.isdigit() and int(length) > BODY_MAX:
+            return _refuse(start_response, 413)
+        try:
+            with gevent.Timeout(BODY_SECONDS):
+                body = environ["wsgi.input"].read(BODY_MAX + 1)
+        except gevent.Timeout:
+            return _refuse(start_response, 408)
+        if len(body) > BODY_MAX:
+            return _refuse(start_response, 413)
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
+def _refuse(start_response, code: int) -> list[bytes]:
+    status = f"{code} {HTTPStatus(code).phrase}"
+    text = f"{status}\n".encode()
+    start_response(
+        status,
+        [
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(text))),
+            ("Connection", "close"),  # the rest of the body is never read
+        ],
+    )
+    return [text]
+
+
+def _close_streams(app) -> None:
+    app.extensions["channel"].close()
+
+
+# --- gunicorn --------------------------------------------------------------------------------
+
+
+def gunicorn_worker():
+    """gunicorn's gevent worker, ending the live streams when it is told to stop."""
+    import gevent
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class Worker(GeventWorker):
+        def handle_exit(self, sig, frame):  # SIGTERM
+            gevent.spawn(_close_streams, self.wsgi)
+            super().handle_exit(sig, frame)
+
+        def handle_quit(self, sig, frame):  # SIGINT, SIGQUIT: Ctrl-C in the arbiter
+            gevent.spawn(_close_streams, self.wsgi)
+            super().handle_quit(sig, frame)
+
+    return Worker
+
+
+def run_gunicorn(host: str, port: int, workers: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    class Gunicorn(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("worker_class", "montones.serving.Worker")
+            self.cfg.set("workers", workers)
+            self.cfg.set("worker_connections", CONNECTIONS)
+            self.cfg.set("keepalive", KEEPALIVE)
+            self.cfg.set("graceful_timeout", GRACE)
+            # gunicorn 27's control socket is one path per user: two nights on one machine (or
+            # two test servers) would take it from each other, and nothing here uses it.
+            if "control_socket_disable" in self.cfg.settings:
+                self.cfg.set("control_socket_disable", True)
+
+        def load(self):
+            return app_to_serve()
+
+    Gunicorn().run()
+
+
+def __getattr__(name: str):
+    # gunicorn finds its worker class by name; it is made on demand, since gunicorn does not
+    # import on Windows.
+    if name == "Worker":
+        return gunicorn_worker()
+    raise AttributeError(name)
+
+
+# --- pywsgi ----------------------------------------------------------------------------------
+
+
+def _handler_class():
+    import gevent
+    from gevent import pywsgi
+
+    class Handler(pywsgi.WSGIHandler):
+        """pywsgi's handler, as strict as gunicorn about a request's head and as quick to drop
+        one that does not come."""
+
+        def handle(self):
+            try:
+                self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+            super().handle()
+
+        def handle_one_request(self):
+            self._deadline = gevent.Timeout.start_new(KEEPALIVE, TimeoutError("the head is late"))
+            try:
+                return super().handle_one_request()
+            finally:
+                self._deadline.close()
+
+        def read_request(self, raw_requestline):
+            while raw_requestline in ("\r\n", "\n"):  # blank lines before a request: skipped
+                raw_requestline = self.rfile.readline(pywsgi.MAX_REQUEST_LINE).decode("latin-1")
+            head = raw_requestline.encode("latin-1")
+            while head.endswith(b"\n") and len(head) <= HEAD_MAX:
+                line = self.rfile.readline(HEAD_MAX)
+                head += line
+                if line in (b"\r\n", b"\n", b""):
+                    break
+            self._refusal = _refusal(head)
+            if self._refusal is not None:
+                raise pywsgi._InvalidClientRequest(f"refused as gunicorn refuses it: {head[:80]!r}")
+            self._deadline.close()
+            self._head = io.BytesIO(head.split(b"\n", 1)[1])
+            return super().read_request(raw_requestline)
+
+        def MessageClass(self, fp, *args):  # noqa: N802 (pywsgi's name)
+            return super().MessageClass(self._head, *args)
+
+        def _handle_client_error(self, ex):
+            if isinstance(ex, TimeoutError):
+                return None  # dropped, as gunicorn drops it
+            refusal = getattr(self, "_refusal", None)
+            if refusal is not None and refusal != 400:
+                return (str(refusal), _simple(refusal))
+            return super()._handle_client_error(ex)
+
+    return Handler
+
+
+def _refusal(head: bytes) -> int | None:
+    """The status that refuses a request's ``head`` (its request line and headers, raw), or
+    None if gunicorn would take it: what h11, a strict parser, refuses, and besides what
+    gunicorn refuses that h11 takes (a folded line; Transfer-Encoding beside Content-Length)."""
+    import h11
+
+    reader = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_MAX)
+    reader.receive_data(head)
+    try:
+        request = reader.next_event()
+    except h11.RemoteProtocolError as e:
+        return e.error_status_hint
+    if not isinstance(request, h11.Request):  # cut short, or past HEAD_MAX
+        return 431 if len(head) > HEAD_MAX else 400
+    names = {name for name, _value in request.headers}
+    folded = any(line[:1] in (b" ", b"\t") for line in head.split(b"\n")[1:])
+    if folded or {b"transfer-encoding", b"content-length"} <= names:
+        return 400
+    return None
+
+
+def _simple(code: int) -> bytes:
+    status = f"{code} {HTTPStatus(code).phrase}"
+    text = f"{status}\n".encode()
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(text)}\r\nConnection: close\r\n\r\n"
+    ).encode() + text
+
+
+def run_pywsgi(host: str, port: int) -> None:
+    """Serve on ``host:port`` until Ctrl-C or SIGTERM: the same on Windows, macOS and Linux."""
+    import gevent
+    from gevent import pywsgi
+    from gevent.pool import Pool
+
+    app = app_to_serve()
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=1024)
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    server = pywsgi.WSGIServer(
+        listener, app, handler_class=_handler_class(), spawn=Pool(CONNECTIONS), log=None
+    )
+
+    def stop():
+        _close_streams(app)
+        server.stop(timeout=GRACE)
+
+    def stopping(*_args):
+        gevent.spawn(stop)
+
+    # SIGINT is Ctrl-C everywhere; SIGTERM is how POSIX stops a service; SIGBREAK is Windows'
+    # Ctrl-Break.
+    for name in ("SIGINT", "SIGTERM", "SIGBREAK"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stopping)
+    server.serve_forever()
