@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from montones.rules import casino, heaps, monte
+from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import Deck
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
@@ -70,7 +70,7 @@ class Game(Protocol):
         and cut (``dealt``): each a line saying where a hand is not what that deck deals."""
 
 
-GAMES: dict[str, Game] = {engine.NAME: engine for engine in (heaps, monte, casino)}
+GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}
 
 
 def game(name: object) -> Game:

@@ -1,6 +1,6 @@
-"""Monte Bank as Foster's Complete Hoyle gives it (RULES.md, "Monte").
+"""Monte as Foster's Complete Hoyle gives it (RULES.md, "Monte").
 
-Same shape as :mod:`montones.rules.heaps`: the state is a plain dict, each action works on
+Same shape as :mod:`montones.rules.montones`: the state is a plain dict, each action works on
 a copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. The deck is a
 list of codes, top card first: layouts come from both ends, the gate from the bottom.
 """
@@ -725,7 +725,7 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
 # --- the game's interface (montones.rules.games.Game) -----------------------------------------
 
 NAME = "monte"
-TITLE = Phrase("Monte Bank")
+TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)

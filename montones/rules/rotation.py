@@ -1,4 +1,4 @@
-"""What Monte and Casino Monte Bank share, as games whose bank goes round the table: the first
+"""What Monte and Monte Bank share, as games whose bank goes round the table: the first
 banker drawn, a bank put up and passed on, each deal cut by the punter whose turn it is, and
 the night over once everyone has held the bank the agreed number of times. Their phases carry
 the same names; each game adds its own for a deal that is over."""

@@ -1,8 +1,8 @@
 """What every game's engine shares: the shape of an action, the seats, the settings.
 
-An engine is a module (``heaps``, ``monte``) that the registry (:mod:`montones.rules.games`)
-names; the rest of the app asks it everything game-specific through the names listed in
-:class:`montones.rules.games.Game`. What is the same in every game lives here once.
+An engine is a module (``montones``, ``monte``, ``monte_bank``) that the registry
+(:mod:`montones.rules.games`) names; the rest of the app asks it everything game-specific through
+the names listed in :class:`montones.rules.games.Game`. What is the same in every game lives here once.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 from montones.clock import clock
 from montones.extensions import db
 from montones.rules import RulesError
-from montones.rules.games import Game, game
+from montones.rules.games import game
 from montones.rules.table import moved
 from montones.service import store
 from montones.service.queries import (
@@ -38,29 +38,23 @@ class Actor:
     is_host: bool = False
 
 
-def engine(name: str) -> Game:
-    """The game a table plays, or a refusal for a name that is none."""
-    try:
-        return game(name)
-    except RulesError:
-        raise ServiceError("Choose one of the games.") from None
-
-
 def stage(state: dict) -> str:
     """What a screen was showing: a request made at another stage is stale."""
     return game(state["game"]).stage(state)
 
 
-def create_table(game: str, name: str, starting_chips: int, settings: dict) -> tuple[Snapshot, str]:
+def create_table(
+    game_name: str, name: str, starting_chips: int, settings: dict
+) -> tuple[Snapshot, str]:
     """A new table, and the host secret (shown once, kept only as a hash)."""
-    rules = engine(game)
-    name = (name or "").strip()[:60] or str(rules.TITLE)
     if not isinstance(starting_chips, int) or not 1 <= starting_chips <= 1_000_000:
         raise ServiceError("Starting chips must be between 1 and 1,000,000.")
     try:
+        rules = game(game_name)
         state = rules.new_table(settings)
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
+    name = (name or "").strip()[:60] or str(rules.TITLE)
     secret = secrets.token_urlsafe(24)
     with transaction() as conn:
         for _ in range(20):
@@ -72,7 +66,7 @@ def create_table(game: str, name: str, starting_chips: int, settings: dict) -> t
         table = LockedTable(
             id=0,  # the database's, below
             code=code,
-            game=game,
+            game=game_name,
             name=name,
             host_hash=hash_secret(secret),
             starting_chips=starting_chips,

@@ -15,8 +15,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from montones import limits, service
-from montones.rules.errors import Phrase
-from montones.rules.games import GAMES
+from montones.rules.errors import Phrase, RulesError
+from montones.rules.games import GAMES, game
 from montones.rules.table import TABLE_SETTINGS
 from montones.views.common import back_to, int_field, parse_fields, refusal, remember
 
@@ -31,11 +31,11 @@ def index():
 @bp.post("/tables")
 def create():
     form = request.form
-    game = form.get("game") or next(iter(GAMES))
+    name = form.get("game") or next(iter(GAMES))
     try:
         chips = int_field(form, "chips", Phrase("Starting chips"))
-        settings = _settings(game, form)
-        table, secret = service.create_table(game, form.get("name", ""), chips, settings)
+        settings = _settings(name, form)
+        table, secret = service.create_table(name, form.get("name", ""), chips, settings)
     except service.ServiceError as error:
         return render_template("lobby/index.html", form=form, error=refusal(error)), 422
     remember("hosts", table.code, secret)
@@ -43,9 +43,13 @@ def create():
     return back_to("host.page", code=table.code)
 
 
-def _settings(game: str, form) -> dict:
-    """A new table's settings from the lobby's fields for that game."""
-    rules = service.engine(game)
+def _settings(name: str, form) -> dict:
+    """A new table's settings from the lobby's fields for the game called ``name``."""
+    try:
+        rules = game(name)
+    except RulesError:
+        # the form's own field: refused in the lobby's words, as its other fields are
+        raise service.ServiceError("Choose one of the games.") from None
     return {
         **rules.settings_from(parse_fields(form, rules.SETTINGS)),
         **parse_fields(form, TABLE_SETTINGS),
@@ -73,7 +77,9 @@ def rules(name):
     """How to play a game, for people who have never played: the game's own page in the
     request's language (``templates/games/<name>/rules/<language>.html``). From a table
     (``?t=CODE``), it links back to that table's odds panel."""
-    if name not in GAMES:
+    try:
+        engine = game(name)
+    except RulesError:
         abort(404)
     language = str(get_locale())
     if language not in current_app.config["LANGUAGES"]:
@@ -88,7 +94,7 @@ def rules(name):
     return render_template(
         "lobby/rules.html",
         name=name,
-        rules=GAMES[name],
+        rules=engine,
         page=f"games/{name}/rules/{language}.html",
         table=table if table is not None and table.game == name else None,
     )

@@ -1,4 +1,4 @@
-"""Casino Monte Bank through the real UI: three phones play several deals, a TV nobody touches."""
+"""Monte Bank through the real UI: three phones play several deals, a TV nobody touches."""
 
 import re
 
@@ -24,7 +24,7 @@ def create_table(browser, base):
     host = browser.new_context(viewport=PHONE)
     page = host.new_page()
     page.goto(base + "/?lang=en")
-    page.get_by_label("Casino Monte Bank").check()
+    page.get_by_label("Monte Bank", exact=True).check()
     page.get_by_label("Table name").fill("Casino night")
     page.get_by_label("Bank size offered").fill("60")
     page.get_by_role("button", name="Create the table").click()
@@ -159,7 +159,7 @@ def play_deal(number, banker, punters, tv):
     screenshot(first, f"monte-bank-phone-decided-{number}")
 
 
-def test_three_phones_and_a_tv_play_several_deals_of_casino_monte_bank(chromium, server):
+def test_three_phones_and_a_tv_play_several_deals_of_monte_bank(chromium, server):
     base, _process, _folder, _port = server
     host, code = create_table(chromium, base)
 

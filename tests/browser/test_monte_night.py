@@ -34,7 +34,7 @@ def create_table(browser, base):
     host = browser.new_context(viewport=PHONE)
     page = host.new_page()
     page.goto(base + "/?lang=en")
-    page.get_by_label("Monte Bank", exact=True).check()
+    page.get_by_label("Monte", exact=True).check()
     page.get_by_label("Table name").fill("Monte <i>night</i>")
     page.get_by_label("Bank size", exact=True).fill("50")
     page.get_by_label("Maximum bet").fill("10")

@@ -20,8 +20,8 @@ from sqlalchemy import func, select, update
 from montones import broker, service
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry, Player
-from montones.rules import heaps as engine
 from montones.rules import monte
+from montones.rules import montones as engine
 from montones.rules.cards import FRENCH
 from montones.rules.fairness import new_shuffle
 
@@ -416,8 +416,8 @@ class MonteNight:
             put_state(table, state)
 
 
-def casino_form(token, chips=100, **settings):
-    """The lobby's form for a Casino Monte Bank table as a host fills it in (the levy ticked,
+def monte_bank_form(token, chips=100, **settings):
+    """The lobby's form for a Monte Bank table as a host fills it in (the levy ticked,
     as the lobby shows it); True ticks a box, False leaves it empty."""
     form = {
         "csrf_token": token,
@@ -440,12 +440,12 @@ def casino_form(token, chips=100, **settings):
     return form
 
 
-class CasinoNight(MonteNight):
-    """A Casino Monte Bank table through the routes: as MonteNight, with its own lobby form,
+class MonteBankNight(MonteNight):
+    """A Monte Bank table through the routes: as MonteNight, with its own lobby form,
     cuts that deal again after a void deal, and a deck stacked to lay out a known deal."""
 
     def __init__(self, app, *names, chips=100, **settings):
-        self.form = casino_form
+        self.form = monte_bank_form
         super().__init__(app, *names, chips=chips, **settings)
 
     def cut(self, position=20):

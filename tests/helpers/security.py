@@ -28,7 +28,7 @@ from montones.models import (
     append_only_triggers,
 )
 from montones.rules import monte
-from tests.helpers.nights import HX, CasinoNight, MonteNight, Night, csrf_of, flashed, notice
+from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night, csrf_of, flashed, notice
 
 __all__ = ["HX", "csrf_of", "flashed", "notice"]
 
@@ -339,15 +339,15 @@ def monte_table(app, phase: str, **kwargs) -> Table:
     return Table(app, night, "monte", roles, extra)
 
 
-def casino_table(app, phase: str, **kwargs) -> Table:
-    """A Casino Monte Bank table (Ana, Ben and Eva; bets from 1 up to the bank) in ``phase``:
+def monte_bank_table(app, phase: str, **kwargs) -> Table:
+    """A Monte Bank table (Ana, Ben and Eva; bets from 1 up to the bank) in ``phase``:
 
     seating, bank, cut, paused, kicked, ended: as at Monte.
     betting: a deal is laid out (void deals cut again); ``B`` has a round of 1 on ul.
     deal_over: as betting, and the banker said the bets are done.
     closed: as betting, and the host closed the table to new players.
     """
-    night = CasinoNight(app, "Ana", "Ben", "Eva", **kwargs)
+    night = MonteBankNight(app, "Ana", "Ben", "Eva", **kwargs)
     if phase == "seating":
         return Table(app, night, "monte_bank", dict(MONTONES_ROLES))
     night.draw()
@@ -382,7 +382,7 @@ def casino_table(app, phase: str, **kwargs) -> Table:
 
 
 def table_in(app, game: str, phase: str, **kwargs) -> Table:
-    make = {"montones": montones_table, "monte": monte_table, "monte_bank": casino_table}[game]
+    make = {"montones": montones_table, "monte": monte_table, "monte_bank": monte_bank_table}[game]
     return make(app, phase, **kwargs)
 
 

@@ -1,6 +1,6 @@
-"""Helpers that set a Montones or Monte table up to the moment a rule is tested."""
+"""Helpers that set a Montones, Monte or Monte Bank table up to the moment a rule is tested."""
 
-from montones.rules import heaps, monte
+from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import FRENCH, SPANISH
 
 NOW = 1_000_000.0
@@ -20,17 +20,17 @@ class Table:
     """A Montones table driven the way the service layer drives it: state in, state out."""
 
     def __init__(self, players=("banker", "ana", "ben", "eva", "dan"), chips=100, **settings):
-        self.state = heaps.new_table(settings)
+        self.state = montones.new_table(settings)
         for pid in players:
-            self.do(heaps.join, pid, pid.title(), chips)
+            self.do(montones.join, pid, pid.title(), chips)
 
     def do(self, action, *args, **kwargs):
         self.state, events = action(self.state, *args, **kwargs)
         return events
 
     def open_bank(self, amount=20, banker="banker", deck=None, now=NOW):
-        self.do(heaps.offer_bank, banker, amount)
-        self.do(heaps.close_auction, now, deck=deck)
+        self.do(montones.offer_bank, banker, amount)
+        self.do(montones.close_auction, now, deck=deck)
 
     def deal(self, *bottoms, bank=20, banker="banker", now=NOW):
         """Open a bank (if needed), cut at 0 and lay heaps showing ``bottoms``."""
@@ -39,10 +39,10 @@ class Table:
         if self.state["bank"] is None:
             self.open_bank(bank, banker, deck=_uncut(deck), now=now)
         else:
-            self.do(heaps.next_hand, banker, now, deck=_uncut(deck))
+            self.do(montones.next_hand, banker, now, deck=_uncut(deck))
         hand = self.state["hand"]
-        self.do(heaps.cut_deck, hand["cutter"], 1, NOW)
-        self.do(heaps.make_heaps, banker, len(bottoms), sizes=sizes)
+        self.do(montones.cut_deck, hand["cutter"], 1, NOW)
+        self.do(montones.make_heaps, banker, len(bottoms), sizes=sizes)
 
     @property
     def hand(self):
@@ -86,8 +86,8 @@ class MonteTable:
         return banker
 
 
-def casino_deck(ul, ur, ll, lr, turning=()):
-    """A French deck (top card first) that Casino Monte Bank lays out as ``ul`` (its stack,
+def monte_bank_deck(ul, ur, ll, lr, turning=()):
+    """A French deck (top card first) that Monte Bank lays out as ``ul`` (its stack,
     bottom card first), ``ur``, ``ll`` and ``lr``, then turns ``turning`` first."""
     bottom = list(ul) + ([ur] if ur else [])
     top = [c for c in (ll, lr) if c]
@@ -96,16 +96,14 @@ def casino_deck(ul, ur, ll, lr, turning=()):
     return top + middle + list(turning)[::-1] + bottom[::-1]
 
 
-class CasinoTable:
-    """A Casino Monte Bank table driven as the service drives it: state in, state out."""
+class MonteBankTable:
+    """A Monte Bank table driven as the service drives it: state in, state out."""
 
     def __init__(self, players=("anna", "ben", "cid"), chips=100, **settings):
-        from montones.rules import casino
-
-        self.rules = casino
-        self.state = casino.new_table(settings)
+        self.rules = monte_bank
+        self.state = monte_bank.new_table(settings)
         for pid in players:
-            self.do(casino.join, pid, pid.title(), chips)
+            self.do(monte_bank.join, pid, pid.title(), chips)
 
     def do(self, action, *args, **kwargs):
         self.state, events = action(self.state, *args, **kwargs)

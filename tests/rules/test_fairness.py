@@ -3,7 +3,7 @@
 import copy
 import hashlib
 
-from montones.rules import audit, fairness, heaps, monte
+from montones.rules import audit, fairness, monte, montones
 from montones.rules.cards import SPANISH, cut
 from montones.rules.scenario import replay
 from tests.helpers.tables import NOW, MonteTable, Table
@@ -14,8 +14,8 @@ def settle(t, *steps):
     for step in steps:
         t.do(*step)
     before = t.state
-    t.do(heaps.close_bets, "banker")
-    return heaps.hand_record(before, t.state)
+    t.do(montones.close_bets, "banker")
+    return montones.hand_record(before, t.state)
 
 
 def test_the_commitment_is_the_sha256_of_the_salt_and_the_order_as_typed():
@@ -29,11 +29,11 @@ def test_a_montones_deck_is_committed_before_the_cut_and_the_cut_comes_after():
     deck = list(reversed(SPANISH.codes))
     t.open_bank(deck=deck)
     shuffle = t.hand["shuffle"]
-    assert t.state["phase"] == heaps.CUT
+    assert t.state["phase"] == montones.CUT
     assert shuffle["order"] == deck
     assert shuffle["commitment"] == fairness.commitment(deck, shuffle["salt"])
-    assert heaps.view(t.state)["commitment"] == shuffle["commitment"]
-    t.do(heaps.cut_deck, t.hand["cutter"], 7, NOW)
+    assert montones.view(t.state)["commitment"] == shuffle["commitment"]
+    t.do(montones.cut_deck, t.hand["cutter"], 7, NOW)
     assert t.hand["deck"] == cut(deck, 7)
     assert t.hand["shuffle"]["order"] == deck  # the commitment stays on the uncut order
 
@@ -43,7 +43,7 @@ def test_no_view_shows_the_salt_or_the_order():
     t.deal("5o", "3c", "Ro", "2e")
     salt = t.hand["shuffle"]["salt"]
     for seat in (None, "ana", "banker"):
-        assert salt not in repr(heaps.view(t.state, seat, NOW))
+        assert salt not in repr(montones.view(t.state, seat, NOW))
 
 
 def test_each_shuffle_has_its_own_salt():
@@ -59,11 +59,11 @@ def test_a_recorded_hand_replays_to_its_recorded_result():
     t.deal("5o", "3c", "Ro", "2e")
     record = settle(
         t,
-        (heaps.bet, "ana", 3, 8),
-        (heaps.bet, "ben", 4, 20),
-        (heaps.bet, "eva", 3, 4),
-        (heaps.bet, "dan", 1, 6),
-        (heaps.choose_bank_heap, "ana", 2),
+        (montones.bet, "ana", 3, 8),
+        (montones.bet, "ben", 4, 20),
+        (montones.bet, "eva", 3, 4),
+        (montones.bet, "dan", 1, 6),
+        (montones.choose_bank_heap, "ana", 2),
     )
     assert record["heaps"] == ["5o", "3c", "Ro", "2e"]
     assert replay(record) == record["result"]
@@ -74,24 +74,24 @@ def test_a_recorded_hand_replays_to_its_recorded_result():
 def test_the_deck_stays_live_after_a_rey_until_the_heaps_are_gathered():
     t = Table()
     t.deal("5o", "Rc", "2e", "7b")
-    settle(t, (heaps.bet, "ben", 1, 5), (heaps.choose_bank_heap, "ana", 2))
+    settle(t, (montones.bet, "ben", 1, 5), (montones.choose_bank_heap, "ana", 2))
     commitment = t.hand["shuffle"]["commitment"]
-    assert heaps.live_commitment(t.state) == commitment  # the heaps may yet be kept
-    t.do(heaps.next_hand, "banker", NOW)
-    assert heaps.live_commitment(t.state) not in (None, commitment)
+    assert montones.live_commitment(t.state) == commitment  # the heaps may yet be kept
+    t.do(montones.next_hand, "banker", NOW)
+    assert montones.live_commitment(t.state) not in (None, commitment)
 
     t2 = Table()
     t2.deal("5o", "3c", "2e")
-    settle(t2, (heaps.choose_bank_heap, "ana", 2))
-    assert heaps.live_commitment(t2.state) is None  # no Rey: the cards are gathered
+    settle(t2, (montones.choose_bank_heap, "ana", 2))
+    assert montones.live_commitment(t2.state) is None  # no Rey: the cards are gathered
 
 
 def test_hands_that_keep_the_heaps_verify_against_the_one_deck():
     t = Table()
     t.deal("5o", "Rc", "2e", "7b")
-    first = settle(t, (heaps.bet, "ben", 1, 5), (heaps.choose_bank_heap, "ana", 2))
-    t.do(heaps.keep_heaps, "banker", 4, NOW, position=10)
-    second = settle(t, (heaps.bet, "eva", 1, 3), (heaps.choose_bank_heap, "ana", 2))
+    first = settle(t, (montones.bet, "ben", 1, 5), (montones.choose_bank_heap, "ana", 2))
+    t.do(montones.keep_heaps, "banker", 4, NOW, position=10)
+    second = settle(t, (montones.bet, "eva", 1, 3), (montones.choose_bank_heap, "ana", 2))
     assert second["shuffle"]["commitment"] == first["shuffle"]["commitment"]
     assert second["shuffle"]["kept"] == {"split": 4, "position": 10}
     assert audit.verify({"hands": [first, second]}) == []
@@ -103,9 +103,9 @@ def test_verify_finds_an_altered_card_an_altered_bet_and_a_wrong_salt():
     t.deal("5o", "3c", "Ro", "2e")
     record = settle(
         t,
-        (heaps.bet, "ana", 3, 8),
-        (heaps.bet, "dan", 1, 6),
-        (heaps.choose_bank_heap, "ana", 2),
+        (montones.bet, "ana", 3, 8),
+        (montones.bet, "dan", 1, 6),
+        (montones.choose_bank_heap, "ana", 2),
     )
     card = copy.deepcopy(record)
     card["heaps"][0] = "6o"  # still a winning heap: only the commitment can tell

@@ -1,4 +1,4 @@
-"""Casino Monte Bank's invariants, checked with Hypothesis, and the fairness of its colour rule."""
+"""Monte Bank's invariants, checked with Hypothesis, and the fairness of its colour rule."""
 
 import random
 
@@ -6,19 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from montones.rules import casino
+from montones.rules import monte_bank
 from montones.rules.cards import FRENCH
 from montones.rules.scenario import replay
 
 PLAYERS = ["ana", "ben", "eva", "dan"]
 
 spots = st.one_of(
-    st.builds(lambda p: {"kind": "round", "on": p}, st.sampled_from(casino.POSITIONS)),
+    st.builds(lambda p: {"kind": "round", "on": p}, st.sampled_from(monte_bank.POSITIONS)),
     st.builds(
         lambda pq: {"kind": "cross", "on": pq[0], "against": pq[1]},
-        st.permutations(casino.POSITIONS).map(lambda ps: ps[:2]),
+        st.permutations(monte_bank.POSITIONS).map(lambda ps: ps[:2]),
     ),
-    st.builds(lambda s: {"kind": "double", "side": s}, st.sampled_from(sorted(casino.SIDES))),
+    st.builds(lambda s: {"kind": "double", "side": s}, st.sampled_from(sorted(monte_bank.SIDES))),
     st.builds(
         lambda side, on, against: {
             "kind": "monte_carlo",
@@ -26,10 +26,10 @@ spots = st.one_of(
             "against": against,
             "side": side,
         },
-        st.sampled_from(sorted(casino.SIDES)),
-        st.sampled_from(casino.POSITIONS),
-        st.sampled_from(casino.POSITIONS),
-    ).filter(lambda b: b["on"] in casino.SIDES[b["side"]] and b["on"] != b["against"]),
+        st.sampled_from(sorted(monte_bank.SIDES)),
+        st.sampled_from(monte_bank.POSITIONS),
+        st.sampled_from(monte_bank.POSITIONS),
+    ).filter(lambda b: b["on"] in monte_bank.SIDES[b["side"]] and b["on"] != b["against"]),
 )
 
 
@@ -48,13 +48,13 @@ def deals(draw):
 @given(deals())
 def test_every_deal_conserves_chips_and_decides_every_bet(deal):
     deck, bank, bets, levy = deal
-    dealt = casino.deal_layout(deck)
+    dealt = monte_bank.deal_layout(deck)
     if dealt["void"]:
         # A void deal turns nothing: every position of a dealt layout must have live cards.
         return
-    outcome = casino.play_deal(bank, dealt["layout"], dealt["rest"], bets, levy)
+    outcome = monte_bank.play_deal(bank, dealt["layout"], dealt["rest"], bets, levy)
     # Every part of every bet has exactly one line, and no chip appears or vanishes.
-    expected = sorted((i, p["part"]) for i, b in enumerate(bets) for p in casino.parts(b))
+    expected = sorted((i, p["part"]) for i, b in enumerate(bets) for p in monte_bank.parts(b))
     assert sorted((line["bet"], line["part"]) for line in outcome["settled"]) == expected
     assert bank == outcome["bank"] + outcome["levy"] + sum(
         line["net"] for line in outcome["settled"]
@@ -62,13 +62,13 @@ def test_every_deal_conserves_chips_and_decides_every_bet(deal):
     assert outcome["bank"] >= 0
     for line in outcome["settled"]:
         placed = bets[line["bet"]]
-        pays = casino.PAYS[line["part"]] * placed["amount"]
+        pays = monte_bank.PAYS[line["part"]] * placed["amount"]
         assert line["result"] in ("won", "lost", "void")
         assert -placed["amount"] <= line["net"] <= pays
         assert line["levy"] == 0 or (levy and line["card"] == 0)
         if line["result"] != "void":
             # The card that decided it is one of the part's deciding cards.
-            win, lose = casino.deciding(dealt["layout"], {"part": line["part"], **placed})
+            win, lose = monte_bank.deciding(dealt["layout"], {"part": line["part"], **placed})
             card = outcome["turned"][line["card"]]
             assert card in (win if line["result"] == "won" else lose)
     # The deal stops at the card that decides its last bet.
@@ -83,7 +83,7 @@ def test_every_deal_conserves_chips_and_decides_every_bet(deal):
 def test_a_replayed_deal_gives_each_player_their_stakes_back_plus_their_nets(deal):
     deck, bank, bets, levy = deal
     chips = dict.fromkeys(PLAYERS, 1000)
-    dealt = casino.deal_layout(deck)
+    dealt = monte_bank.deal_layout(deck)
     scenario = {
         "game": "monte_bank",
         "bank": bank,
@@ -112,14 +112,14 @@ def _deal_with_stack(rng, size):
         if rest[-1][0] == stack_rank:
             continue
         order = rest + stack[::-1]
-        dealt = casino.deal_layout(order)
+        dealt = monte_bank.deal_layout(order)
         if not dealt["void"] and len(dealt["layout"]["ul"]) == size:
             return dealt
 
 
 def _first_matched(dealt):
-    turning = casino.turning_order(dealt["rest"])
-    live = {p: set(casino.matching(dealt["layout"], p)) for p in casino.POSITIONS}
+    turning = monte_bank.turning_order(dealt["rest"])
+    live = {p: set(monte_bank.matching(dealt["layout"], p)) for p in monte_bank.POSITIONS}
     for card in turning:
         for position, cards in live.items():
             if card in cards:
@@ -134,7 +134,7 @@ def test_the_four_positions_are_equally_likely_to_be_matched_first(size):
     first pass a chi-squared test against equal chances (3 degrees of freedom, p = 0.001).
     Without the colour rule, a pair's ul would be matched first 2 times in 11, not 1 in 4."""
     rng = random.Random(20261201 + size)
-    counts = dict.fromkeys(casino.POSITIONS, 0)
+    counts = dict.fromkeys(monte_bank.POSITIONS, 0)
     deals = 6000
     for _ in range(deals):
         counts[_first_matched(_deal_with_stack(rng, size))] += 1

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from montones.rules import RulesError, heaps, monte
+from montones.rules import RulesError, monte, montones
 from montones.rules.cards import FRENCH
 from montones.rules.games import game
 
@@ -21,41 +21,41 @@ def test_a_heap_wins_when_its_card_beats_a_banker_card_that_is_no_rey():
     """Banker's card of rank r (1 = As … 9 = Caballo; a Rey wins everything): 4 cards each, and
     (10 − r) × 4 heap cards beat it. Wins: Σ 16 (10 − r) for r = 1..9 = 16 × 45 = 720 of the
     40 × 39 = 1560 ordered pairs, so 6/13; the bank takes the other 840, 7/13."""
-    bet = heaps.heap_bet()
+    bet = montones.heap_bet()
     assert bet.win == Fraction(720, 1560) == Fraction(6, 13)
     assert bet.lose == Fraction(840, 1560) == Fraction(7, 13)
 
 
 def test_the_rey_de_oros_pays_2_to_1_on_a_heap():
     """The Rey de oros beats any banker's card but a Rey: 36 of the 1560 pairs pay 2 to 1."""
-    bet = heaps.heap_bet()
+    bet = montones.heap_bet()
     assert bet.chance(2) == Fraction(36, 1560) == Fraction(3, 130)
     assert bet.chance(1) == Fraction(720 - 36, 1560)
 
 
 def test_the_banks_edge_on_a_heap_bet_is_7_in_130():
     """Per chip: 684 pairs pay 1, 36 pay 2, 840 lose 1: (840 − 684 − 72) / 1560 = 84/1560."""
-    assert heaps.heap_bet().edge == Fraction(84, 1560) == Fraction(7, 130)
-    assert f"{float(heaps.heap_bet().edge):.1%}" == "5.4%"
+    assert montones.heap_bet().edge == Fraction(84, 1560) == Fraction(7, 130)
+    assert f"{float(montones.heap_bet().edge):.1%}" == "5.4%"
 
 
 def test_a_bet_on_the_bankers_card_wins_when_the_bank_wins_and_is_never_double():
     """It wins the 840 pairs the bank wins and loses the 720 a heap wins, Rey de oros or not:
     (720 − 840) / 1560 = −1/13. The bank gives the punter 1/13 on it: ties go to the bank."""
-    bet = heaps.banker_card_bet()
+    bet = montones.banker_card_bet()
     assert bet.chances == ((-1, Fraction(6, 13)), (1, Fraction(7, 13)))
     assert bet.edge == Fraction(-1, 13)
 
 
 def test_pagando_y_cobrando_is_even_money_never_double():
     """A heap bet without the Rey de oros' double: (840 − 720) / 1560 = 1/13."""
-    bet = heaps.whole_bank_bet()
+    bet = montones.whole_bank_bet()
     assert bet.chances == ((-1, Fraction(7, 13)), (1, Fraction(6, 13)))
     assert bet.edge == Fraction(1, 13)
 
 
 def test_each_montones_bet_is_named_as_the_engine_names_it():
-    assert set(heaps.table_odds(heaps.new_table())) == {"heap", "against", "whole_bank"}
+    assert set(montones.table_odds(montones.new_table())) == {"heap", "against", "whole_bank"}
 
 
 # --- Monte, a fresh deck -----------------------------------------------------------------------

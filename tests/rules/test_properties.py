@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from montones.rules import RulesError, heaps, monte
+from montones.rules import RulesError, monte, montones
 from montones.rules.cards import FRENCH, SPANISH
-from montones.rules.heaps import heap_payout, settle_hand
+from montones.rules.montones import heap_payout, settle_hand
 
 PLAYERS = ["ana", "ben", "eva", "dan"]
 
@@ -159,23 +159,23 @@ ACTIONS = st.lists(
 @given(ACTIONS)
 def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions):
     """Also: every seat's view composes from the view of no seat (assert_seat_views_compose)."""
-    state = heaps.new_table({"heap_counts": [3, 5]})
+    state = montones.new_table({"heap_counts": [3, 5]})
     for pid in ("banker", "ana", "ben", "eva"):
-        state, _ = heaps.join(state, pid, pid, 100)
-    state, _ = heaps.offer_bank(state, "banker", 50)
-    state, _ = heaps.close_auction(state, 0.0)
-    state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
-    state, _ = heaps.make_heaps(state, "banker", 5)
+        state, _ = montones.join(state, pid, pid, 100)
+    state, _ = montones.offer_bank(state, "banker", 50)
+    state, _ = montones.close_auction(state, 0.0)
+    state, _ = montones.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
+    state, _ = montones.make_heaps(state, "banker", 5)
     issued = 400
     for kind, pid, heap, amount in actions:
         calls = {
-            "bet": (heaps.bet, pid, heap, amount),
-            "against": (heaps.bet_against, pid, heap, amount),
-            "declare": (heaps.declare, pid, heap),
-            "choose": (heaps.choose_bank_heap, pid, heap),
-            "withdraw": (heaps.withdraw, pid, amount),
-            "close": (heaps.close_bets, "banker"),
-            "next": (heaps.next_hand, "banker", 0.0),
+            "bet": (montones.bet, pid, heap, amount),
+            "against": (montones.bet_against, pid, heap, amount),
+            "declare": (montones.declare, pid, heap),
+            "choose": (montones.choose_bank_heap, pid, heap),
+            "withdraw": (montones.withdraw, pid, amount),
+            "close": (montones.close_bets, "banker"),
+            "next": (montones.next_hand, "banker", 0.0),
         }
         func, *args = calls[kind]
         before = json.dumps(state, sort_keys=True)
@@ -183,16 +183,16 @@ def test_montones_states_round_trip_through_json_and_chips_are_conserved(actions
             state, _ = func(state, *args)
         except RulesError:
             assert json.dumps(state, sort_keys=True) == before
-        if state["phase"] == heaps.CUT:
-            state, _ = heaps.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
-            state, _ = heaps.make_heaps(state, "banker", 3)
+        if state["phase"] == montones.CUT:
+            state, _ = montones.cut_deck(state, state["hand"]["cutter"], 5, 0.0)
+            state, _ = montones.make_heaps(state, "banker", 3)
         assert json.loads(json.dumps(state)) == state
-        assert_seat_views_compose(heaps, state, ("banker", "ana", "ben", "eva", "nobody"))
+        assert_seat_views_compose(montones, state, ("banker", "ana", "ben", "eva", "nobody"))
         players = sum(p["chips"] for p in state["players"].values())
         bank = state["bank"]["amount"] if state["bank"] else 0
         stakes = (
             sum(b["amount"] or 0 for b in state["hand"]["bets"])
-            if state["hand"] and state["phase"] == heaps.BETTING
+            if state["hand"] and state["phase"] == montones.BETTING
             else 0
         )
         assert players + bank + stakes == issued

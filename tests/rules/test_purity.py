@@ -7,7 +7,7 @@ import sys
 def test_importing_montones_rules_loads_neither_flask_nor_sqlalchemy():
     probe = (
         "import sys, montones.rules, montones.rules.scenario, montones.rules.monte, "
-        "montones.rules.heaps, montones.rules.odds; "
+        "montones.rules.montones, montones.rules.odds; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('flask', 'sqlalchemy', 'flask_sqlalchemy', 'werkzeug', 'jinja2')))"
     )
@@ -18,9 +18,9 @@ def test_importing_montones_rules_loads_neither_flask_nor_sqlalchemy():
 def test_shuffles_come_from_a_cspring():
     import secrets
 
-    from montones.rules import cards, casino, heaps, monte, rotation
+    from montones.rules import cards, monte, monte_bank, montones, rotation
 
-    for module in (cards, monte, heaps, casino, rotation):
+    for module in (cards, monte, montones, monte_bank, rotation):
         assert isinstance(
             module._rng if module is not cards else module._system_random, secrets.SystemRandom
         )

@@ -146,7 +146,7 @@ def test_replay_conserves_chips(path):
     result = _replay(sc)
     assert set(result["players"]) == set(sc["players"])
     before = sum(sc["players"].values()) + sc["bank"]
-    # Casino Monte Bank's levy leaves the players' winnings for the table's pot.
+    # Monte Bank's levy leaves the players' winnings for the table's pot.
     assert sum(result["players"].values()) + result["bank"] + result.get("levy", 0) == before
 
 

@@ -292,7 +292,7 @@ MATRIX = [
     Row(T, "ended",     "/join",             {"name": "Zed"},                         (R422,     ALREADY,   ALREADY,   ALREADY,   R422)),
     Row(T, "betting",   "/rejoin",           {"rejoin": "ZZZZZZ"},                    (R422,     R422,      R422,      R422,      R422)),
     Row(T, "betting",   "/rejoin",           {"rejoin": "$rejoin:B"},                 (TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT)),
-    # Casino Monte Bank, the phones' actions
+    # Monte Bank, the phones' actions
     Row(C, "bank",      "/a/bank",           {"amount": 50},                          (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(C, "cut",       "/a/cut",            {"position": 20},                        (JOIN,     OK,        NOT_TURN,  NOT_TURN,  JOIN)),
     Row(C, "betting",   "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     OK,        OK,        NO_BET,    JOIN)),
@@ -302,7 +302,7 @@ MATRIX = [
     Row(C, "betting",   "/a/close",          {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(C, "deal_over", "/a/next",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(C, "deal_over", "/a/aces",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
-    # Casino Monte Bank: the host's actions through a phone's route, and another game's actions
+    # Monte Bank: the host's actions through a phone's route, and another game's actions
     Row(C, "seating",   "/a/draw",           {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(C, "betting",   "/a/kick",           {"seat": "$seat:B"},                     (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(C, "betting",   "/a/top_up",         {"seat": "$seat:A", "amount": 50},       (JOIN,     HOST,      HOST,      HOST,      JOIN)),
@@ -310,7 +310,7 @@ MATRIX = [
     Row(C, "paused",    "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     PAUSED,    PAUSED,    PAUSED,    JOIN)),
     Row(C, "ended",     "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     ENDED,     ENDED,     ENDED,     JOIN)),
     Row(C, "kicked",    "/a/bet",            {"at": "lr", **TAP},                     (JOIN,     GONE,      OK,        NO_BET,    JOIN)),
-    # Casino Monte Bank: the host's routes
+    # Monte Bank: the host's routes
     Row(C, "seating",   "/host/draw",        {},                                      (F403,     F403,      F403,      F403,      OK)),
     Row(C, "betting",   "/host/kick",        {"seat": "$seat:B", "confirm": "yes"},   (F403,     F403,      F403,      F403,      OK)),
     Row(C, "betting",   "/host/kick",        {"seat": "$seat:B"},                     (F403,     F403,      F403,      F403,      ASKS)),
@@ -332,7 +332,7 @@ MATRIX = [
     Row(C, "kicked",    "/a/readmit",        {"seat": "$seat:A"},                     (JOIN,     GONE,      HOST,      HOST,      JOIN)),
     Row(C, "closed",    "/host/close_doors", {},                                      (F403,     F403,      F403,      F403,      flash())),
     Row(C, "betting",   "/host/close",       {},                                      (F403,     F403,      F403,      F403,      F403)),
-    # Casino Monte Bank: creating, joining, rejoining
+    # Monte Bank: creating, joining, rejoining
     Row(C, "betting",   "//tables",          CASINO_FORM,                             (CREATED,  CREATED,   CREATED,   CREATED,   CREATED)),
     Row(C, "betting",   "/join",             {"name": "Zed"},                         (SEATED,   ALREADY,   ALREADY,   ALREADY,   SEATED)),
     Row(C, "betting",   "/rejoin",           {"rejoin": "$rejoin:B"},                 (TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT, TAKES_SEAT)),

@@ -48,7 +48,7 @@ from montones import create_app, service
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 from montones.models import Action, GameTable, LedgerEntry
-from montones.rules import casino, heaps, monte, rotation
+from montones.rules import monte, monte_bank, montones, rotation
 from montones.rules.games import GAMES as ENGINES
 from montones.rules.table import TABLE_DEFAULTS, looks
 from tests.helpers.nights import HX, Night, csrf_of, notice
@@ -292,11 +292,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.focus = "both"
         self.setups: dict[str, dict] = {}
         self.progress: Counter = Counter()  # hands, coups and banks changing hands
-        self.rngs = (heaps._rng, monte._rng, casino._rng, rotation._rng)
+        self.rngs = (montones._rng, monte._rng, monte_bank._rng, rotation._rng)
         STATS["examples"] += 1
 
     def teardown(self):
-        heaps._rng, monte._rng, casino._rng, rotation._rng = self.rngs
+        montones._rng, monte._rng, monte_bank._rng, rotation._rng = self.rngs
         STATS[f"steps in an example: {bucket(self.steps, (0, 10, 25, 40, 50))}"] += 1
         for what in ("montones: a hand dealt", "monte: a coup dealt"):
             STATS[f"{what}, per example: {bucket(self.progress[what], (0, 1, 3, 6))}"] += 1
@@ -322,7 +322,7 @@ class LedgerMachine(RuleBasedStateMachine):
         one game opens only that one)."""
         self._count("open_tables")
         # The rules engines' shuffles, cuts and lots, replayable from the example.
-        heaps._rng = monte._rng = casino._rng = rotation._rng = random.Random(seed)
+        montones._rng = monte._rng = monte_bank._rng = rotation._rng = random.Random(seed)
         self.focus = focus
         self.setups = {
             "montones": montones_setup,
@@ -454,7 +454,7 @@ class LedgerMachine(RuleBasedStateMachine):
             return
         weights = dict(WEIGHTS[t.game])
         hand = t.state.get("hand")
-        if t.game == "montones" and hand and t.state["phase"] == heaps.BETTING:
+        if t.game == "montones" and hand and t.state["phase"] == montones.BETTING:
             # The banker's heap first, then close: a close before it is refused.
             chosen = hand["bank_heap"] is not None
             weights["close"], weights["choose"] = (12, 1) if chosen else (1, 10)
@@ -619,7 +619,7 @@ class LedgerMachine(RuleBasedStateMachine):
             # Montones offers a broke player the bet buttons too (and a bank below the table
             # minimum takes no bet): the moves leave those out.
             broke = me["chips"] < state["settings"]["min_bet"]
-            if t.game == "montones" and state["phase"] == heaps.BETTING:
+            if t.game == "montones" and state["phase"] == montones.BETTING:
                 broke = broke or state["bank"]["amount"] < state["settings"]["min_bet"]
             for kind in me["can"]:
                 if kind in ("withdraw", "change") and not me["bets"]:
@@ -631,10 +631,10 @@ class LedgerMachine(RuleBasedStateMachine):
                 if seat in answered and (kind == "pass" or kind == "offer" and auction["offers"]):
                     continue  # answered already: an offer again only if nobody has offered
                 moves.append((seat, kind))
-        if t.game == "montones" and state["phase"] == heaps.AUCTION:
+        if t.game == "montones" and state["phase"] == montones.AUCTION:
             if state["auction"]["offers"]:
                 moves.append((None, "close_auction"))
-        if t.game == "montones" and state["phase"] == heaps.CUT:
+        if t.game == "montones" and state["phase"] == montones.CUT:
             # A kicked cutter leaves the deck waiting for the cut timeout, which only an open
             # live stream applies; the host sends the banker away instead (the hand is off).
             if state["players"][state["hand"]["cutter"]].get("left"):
@@ -695,7 +695,7 @@ class LedgerMachine(RuleBasedStateMachine):
                 )
             return fields
         if kind == "choose":
-            free = [h for h in numbers if h not in heaps.tied_heaps(hand)] or [1]
+            free = [h for h in numbers if h not in montones.tied_heaps(hand)] or [1]
             return {"heap": data.draw(st.sampled_from(free), label="heap")}
         if kind == "withdraw":
             mine = [b["id"] for b in hand["bets"] if b["player"] == seat]
@@ -706,7 +706,7 @@ class LedgerMachine(RuleBasedStateMachine):
         return {}
 
     def _casino_fields(self, state, me, seat, kind, amount, data) -> dict:
-        """Casino Monte Bank: a bank, a cut, a bet of any kind (its stake up to the bank, often
+        """Monte Bank: a bank, a cut, a bet of any kind (its stake up to the bank, often
         all of it), a new stake, a bet to take back."""
         low = state["settings"]["min_bet"]
         if kind == "bank":
@@ -717,12 +717,12 @@ class LedgerMachine(RuleBasedStateMachine):
         most = min(state["bank"], me["chips"])
         stake = max(most, low) if data.draw(st.integers(0, 2), label="all in") == 0 else None
         if kind == "bet":
-            bet_kind = data.draw(st.sampled_from(casino.KINDS), label="bet kind")
-            on = data.draw(st.sampled_from(casino.POSITIONS), label="on")
+            bet_kind = data.draw(st.sampled_from(monte_bank.KINDS), label="bet kind")
+            on = data.draw(st.sampled_from(monte_bank.POSITIONS), label="on")
             against = data.draw(
-                st.sampled_from([p for p in casino.POSITIONS if p != on]), label="against"
+                st.sampled_from([p for p in monte_bank.POSITIONS if p != on]), label="against"
             )
-            sides = [s for s, held in casino.SIDES.items() if on in held]
+            sides = [s for s, held in monte_bank.SIDES.items() if on in held]
             side = data.draw(st.sampled_from(sides), label="side")
             # as the phone taps them: a side, a position twice, a position then another
             at = {"double": side, "cross": against}.get(bet_kind, on)
@@ -934,7 +934,7 @@ class LedgerMachine(RuleBasedStateMachine):
             unbalanced = {v: n for v, n in per_version.items() if n}
             assert not unbalanced, (where, "unbalanced versions", unbalanced)
             totals = {a: n for a, n in per_account.items() if n}
-            # The house issued every chip; a levy's share (Casino Monte Bank) comes back to it.
+            # The house issued every chip; a levy's share (Monte Bank) comes back to it.
             kept = {a: n for a, n in balances.items() if n and a != "house"}
             house = balances.get("house", 0)
             assert totals.pop("house", 0) == house - t.issued, (where, totals, t.issued)
@@ -969,7 +969,7 @@ class LedgerMachine(RuleBasedStateMachine):
         if t.game == "montones":
             if new["hands"] > old["hands"]:
                 seen.append("a hand dealt")
-            if new["phase"] == heaps.SETTLED and old["phase"] != heaps.SETTLED:
+            if new["phase"] == montones.SETTLED and old["phase"] != montones.SETTLED:
                 seen.append("a hand settled")
             banker = new["bank"]["banker"] if new["bank"] else None
             if old["bank"] and not new["bank"]:

@@ -185,7 +185,7 @@ def test_a_service_error_is_an_english_sentence_until_it_is_shown():
 def test_the_rules_import_neither_flask_nor_flask_babel():
     probe = (
         "import sys, montones.rules, montones.rules.scenario, montones.rules.monte, "
-        "montones.rules.heaps, montones.rules.errors; "
+        "montones.rules.montones, montones.rules.errors; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('flask', 'flask_babel', 'babel', 'jinja2', 'werkzeug')))"
     )

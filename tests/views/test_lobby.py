@@ -1,3 +1,6 @@
+from tests.helpers.nights import fresh_token
+
+
 def test_home_page_in_english_by_default(client):
     response = client.get("/")
     assert response.status_code == 200
@@ -29,3 +32,18 @@ def test_page_loads_the_vendored_htmx(client):
     html = client.get("/").get_data(as_text=True)
     assert "/static/js/htmx-2." in html
     assert '"selfRequestsOnly":true' in html
+
+
+def test_a_game_the_lobby_does_not_offer_is_refused_with_the_form_kept(client):
+    token = fresh_token(client)
+    response = client.post(
+        "/tables", data={"csrf_token": token, "game": "poker", "chips": "100", "name": "Mus"}
+    )
+    assert response.status_code == 422
+    assert "Choose one of the games." in response.get_data(as_text=True)
+
+
+def test_each_game_is_named_by_its_title_on_the_home_page(client):
+    html = client.get("/").get_data(as_text=True)
+    for title in ("Montones", "Monte", "Monte Bank"):
+        assert f"> {title}</label>" in html

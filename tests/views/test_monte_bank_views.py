@@ -1,4 +1,4 @@
-"""A Casino Monte Bank table driven only through the HTTP routes: the lobby's settings, every bet
+"""A Monte Bank table driven only through the HTTP routes: the lobby's settings, every bet
 placed by a tap, the screens of a deal, void deals, the ledger with the levy pot, the history,
 the export and its verification."""
 
@@ -11,16 +11,16 @@ import re
 import pytest
 
 from montones import service
-from montones.rules import casino
+from montones.rules import monte_bank
 from montones.rules.audit import verify
 from montones.rules.scenario import replay
-from tests.helpers.nights import CasinoNight, notice
-from tests.helpers.tables import casino_deck
+from tests.helpers.nights import MonteBankNight, notice
+from tests.helpers.tables import monte_bank_deck
 
 # The worked example's layout: a pair of 7s at ul, AD, 3C, KH; JC AH 7H 6C KD turned.
-EXAMPLE = casino_deck(["7S", "7C"], "AD", "3C", "KH", ["JC", "AH", "7H", "6C", "KD"])
-FIRST_CARD = casino_deck(["5S"], "JD", "3C", "KH", ["5H", "KD"])
-VOID = casino_deck(["5S"], "JD", "3C", "3H")
+EXAMPLE = monte_bank_deck(["7S", "7C"], "AD", "3C", "KH", ["JC", "AH", "7H", "6C", "KD"])
+FIRST_CARD = monte_bank_deck(["5S"], "JD", "3C", "KH", ["5H", "KD"])
+VOID = monte_bank_deck(["5S"], "JD", "3C", "3H")
 
 
 def text(response) -> str:
@@ -29,7 +29,7 @@ def text(response) -> str:
 
 
 def betting(app, deck=EXAMPLE, bank=50, **settings):
-    night = CasinoNight(app, "Ana", "Ben", "Eva", **settings)
+    night = MonteBankNight(app, "Ana", "Ben", "Eva", **settings)
     night.draw()
     night.put_up(bank)
     night.stack_deal(deck)
@@ -41,17 +41,17 @@ def ledger_matches_state(night):
     with night.app.app_context():
         table = service.get_table(night.code)
         totals = {k: v for k, v in service.ledger_totals(table).items() if k != "house" and v}
-        balances = {k: v for k, v in casino.balances(table.state).items() if k != "house" and v}
+        balances = {k: v for k, v in monte_bank.balances(table.state).items() if k != "house" and v}
         house = service.ledger_totals(table).get("house", 0)
         return totals == balances, house
 
 
 def test_the_lobby_makes_a_table_with_its_settings(app):
-    night = CasinoNight(app, "Ana", "Ben", min_bet=2, mb_deals_per_bank=3, mb_levy=False)
+    night = MonteBankNight(app, "Ana", "Ben", min_bet=2, mb_deals_per_bank=3, mb_levy=False)
     settings = night.state()["settings"]
     assert settings["min_bet"] == 2 and settings["deals_per_bank"] == 3
     assert settings["levy"] is False and settings["banks_each"] == 1
-    night = CasinoNight(app, "Ana", "Ben")
+    night = MonteBankNight(app, "Ana", "Ben")
     assert night.state()["settings"]["levy"] is True
     assert night.state()["settings"]["deals_per_bank"] is None
 
@@ -69,7 +69,7 @@ def test_every_kind_of_bet_is_placed_by_a_tap_on_the_layout(app):
     assert night.tap(ben, "ul", 3, first="ur").status_code == 200
     assert night.tap(ana, "left", 4).status_code == 200
     assert night.tap(ben, "ll", 1, kind="monte_carlo", against="lr", side="left").status_code == 200
-    bets = [casino.scenario_bet(b) for b in night.state()["deal"]["bets"]]
+    bets = [monte_bank.scenario_bet(b) for b in night.state()["deal"]["bets"]]
     assert bets == [
         {"player": night.seats[ana], "kind": "round", "on": "ul", "amount": 2},
         {"player": night.seats[ben], "kind": "cross", "on": "ur", "against": "ul", "amount": 3},
@@ -218,7 +218,7 @@ def test_the_ledger_carries_the_levy_pot_and_its_split_when_the_bank_passes(app)
 
 
 def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
-    night = CasinoNight(app, "Ana", "Ben", "Eva")
+    night = MonteBankNight(app, "Ana", "Ben", "Eva")
     night.draw()
     night.put_up(30)
     night.stack_deal(VOID)
@@ -226,7 +226,7 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
     cutter = night.name_of(night.state()["cutter"])
     assert night.do(cutter, "cut", position=20, stage=night.stage()).status_code == 200
     state = night.state()
-    assert state["phase"] == casino.CUT and state["shuffle"]["commitment"] != sealed
+    assert state["phase"] == monte_bank.CUT and state["shuffle"]["commitment"] != sealed
     why = "Void deal: the two lower cards are of one rank"
     assert why in text(night.host.get(f"/t/{night.code}/tv"))
     for name in night.seats:
@@ -237,9 +237,9 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
         from montones import history
 
         (entry,) = history.hands(table)
-    assert entry["opened"] and entry["result"]["void"] == casino.LOWER_PAIR
+    assert entry["opened"] and entry["result"]["void"] == monte_bank.LOWER_PAIR
     night.cut()
-    assert night.state()["phase"] == casino.BETTING
+    assert night.state()["phase"] == monte_bank.BETTING
 
 
 def test_the_history_the_export_and_verify_tell_the_same_deals(app):
@@ -279,7 +279,7 @@ def test_the_banker_passes_the_bank_with_aces_and_the_next_seat_banks(app):
     assert "Next deal" in page and "“Aces”: pass the bank" in page
     assert night.do(banker, "aces", stage=night.stage()).status_code == 200
     state = night.state()
-    assert state["phase"] == casino.BANK and state["banker"] != night.seats[banker]
+    assert state["phase"] == monte_bank.BANK and state["banker"] != night.seats[banker]
     assert f"{banker} said “Aces”: the bank passes" in text(night.host.get(f"/t/{night.code}/tv"))
 
 
@@ -328,7 +328,7 @@ def test_a_cross_is_two_taps_on_the_layout_and_the_bar_says_what_the_next_tap_do
     )
     assert night.tap(punter, "lr", 5, first="ul").status_code == 200
     assert night.tap(punter, "ll", 5, first="ll").status_code == 200
-    bets = [casino.scenario_bet(b) for b in night.state()["deal"]["bets"]]
+    bets = [monte_bank.scenario_bet(b) for b in night.state()["deal"]["bets"]]
     assert [(b["kind"], b["on"], b.get("against")) for b in bets] == [
         ("cross", "ul", "lr"),
         ("round", "ll", None),
@@ -352,7 +352,7 @@ def test_a_win_the_short_bank_paid_in_part_is_said_on_the_tv_and_to_its_punter(a
 
 def test_a_phone_s_chips_and_the_bank_are_written_as_its_language_writes_numbers(app):
     """As in the other games: grouped digits, and the word for chips in its plural form."""
-    night = CasinoNight(app, "Ana", "Ben", chips=25_000)
+    night = MonteBankNight(app, "Ana", "Ben", chips=25_000)
     night.draw()
     night.put_up(12_500)
     pages = {
@@ -366,7 +366,7 @@ def test_a_phone_s_chips_and_the_bank_are_written_as_its_language_writes_numbers
 def test_when_the_cut_clock_runs_out_the_phones_and_the_tv_say_so(app, clock):
     """As in the other games: a punter who let their time to cut run out is named, on the
     phones and the TV, while the deal that cut laid out is on the table."""
-    night = CasinoNight(app, "Ana", "Ben", "Eva", cut_timeout=30)
+    night = MonteBankNight(app, "Ana", "Ben", "Eva", cut_timeout=30)
     night.draw()
     night.put_up(50)
     cutter = night.name_of(night.state()["cutter"])

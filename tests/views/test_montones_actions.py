@@ -23,7 +23,7 @@ from montones import create_app
 from montones.config import TestConfig
 from montones.extensions import db
 from montones.models import Action, GameTable
-from montones.rules import heaps as engine
+from montones.rules import montones as engine
 from montones.rules.games import game
 from tests.helpers.nights import (
     HX,

@@ -1,4 +1,4 @@
-"""Casino Monte Bank, the first game of the Russian source (RULES.md, "Casino Monte Bank").
+"""Monte Bank, the casino game that opens the Russian source (RULES.md, "Casino Monte Bank").
 
 Ranks, not suits, are matched. Two cards from the bottom make the upper layout (``ul`` with its
 stack, then ``ur``), two from the top the lower one (``ll``, ``lr``); punters bet on which
@@ -1018,7 +1018,7 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
 # --- the game's interface (montones.rules.games.Game) -------------------------------------------
 
 NAME = "monte_bank"
-TITLE = Phrase("Casino Monte Bank")
+TITLE = Phrase("Monte Bank")
 SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
