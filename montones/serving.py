@@ -30,6 +30,7 @@ store.py), so no greenlet ever waits in SQLite's busy handler, which would stall
 from __future__ import annotations
 
 import io
+import re
 import signal
 import socket
 import sys
@@ -205,6 +206,9 @@ def _handler_class():
         def read_request(self, raw_requestline):
             while raw_requestline in ("\r\n", "\n"):  # blank lines before a request: skipped
                 raw_requestline = self.rfile.readline(pywsgi.MAX_REQUEST_LINE).decode("latin-1")
+            if not _REQUEST_LINE.fullmatch(raw_requestline):  # random bytes, TLS: at once
+                self._refusal = 400
+                raise pywsgi._InvalidClientRequest(f"not a request line: {raw_requestline[:80]!r}")
             head = raw_requestline.encode("latin-1")
             while head.endswith(b"\n") and len(head) <= HEAD_MAX:
                 line = self.rfile.readline(HEAD_MAX)
@@ -221,6 +225,16 @@ def _handler_class():
         def MessageClass(self, fp, *args):  # noqa: N802 (pywsgi's name)
             return super().MessageClass(self._head, *args)
 
+        def get_environ(self):
+            if self.path.startswith(("http://", "https://")):  # the absolute form: its path
+                self.path = "/" + self.path.split("://", 1)[1].partition("/")[2]
+            return super().get_environ()
+
+        def finalize_headers(self):
+            super().finalize_headers()
+            if self.command == "HEAD":  # the head alone: not even a chunked body's end
+                self.response_use_chunked = False
+
         def _handle_client_error(self, ex):
             if isinstance(ex, TimeoutError):
                 return None  # dropped, as gunicorn drops it
@@ -230,6 +244,11 @@ def _handler_class():
             return super()._handle_client_error(ex)
 
     return Handler
+
+
+# What gunicorn takes for a request line: an upper-case method, a target in origin, absolute or
+# asterisk form, HTTP/1.x.
+_REQUEST_LINE = re.compile(r"[A-Z]+ (?:/|\*|https?://)[!-~]* HTTP/1\.[0-9]\r?\n")
 
 
 def _refusal(head: bytes) -> int | None:
