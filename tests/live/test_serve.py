@@ -185,3 +185,36 @@ def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_pa
     finally:
         stop_server(process)
         log.close()
+
+
+def test_the_served_app_refuses_a_process_gevent_has_not_patched():
+    from montones import serving
+
+    with pytest.raises(RuntimeError, match="gevent has not patched"):
+        serving.app_to_serve()  # this test process is not patched
+
+
+def python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_gevent_patches_first_or_serving_stops():
+    """A lock made before the patch stays a real lock, which deadlocks greenlets: patch()
+    refuses to come after the web stack."""
+    late = python("import flask\nfrom montones import serving\nserving.patch()")
+    assert late.returncode != 0
+    assert "imported before gevent could patch: ['threading', 'flask']" in late.stderr
+
+
+def test_patched_first_the_process_serves_with_cooperative_threads_and_psycopg_waits():
+    patched = python(
+        "from montones import serving\n"
+        "serving.patch()\n"
+        "import threading, psycopg.waiting as waiting\n"
+        "serving.check_patched()\n"
+        "assert waiting.wait is not waiting.wait_c, waiting.wait\n"
+        "import gevent.thread\n"
+        "assert threading.Lock is gevent.thread.allocate_lock\n"
+        "print('ok')"
+    )
+    assert patched.stdout.strip() == "ok", patched.stderr
