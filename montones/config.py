@@ -26,7 +26,7 @@ class Config:
     # The address phones join at (``montones serve`` sets it); by default the one the request used.
     PUBLIC_URL = os.environ.get("MONTONES_PUBLIC_URL")
     # How many seats, and how many codes that name no table, one device may try in a window;
-    # montones/limits.py says why these, and why moving windows.
+    # montones/web/limits.py says why these, and why moving windows.
     SEATS_LIMIT = "5 per 50 seconds"
     GUESSES_LIMIT = "10 per 60 seconds"
     RATELIMIT_STRATEGY = "moving-window"

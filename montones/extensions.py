@@ -5,7 +5,7 @@ from flask_htmx import HTMX
 from flask_sqlalchemy import SQLAlchemy
 
 # The ORM session only reads; every write is a Core transaction of its own
-# (``service.store.transaction``), which first ends the session's read and forgets its rows.
+# (``data.store.transaction``), which first ends the session's read and forgets its rows.
 db = SQLAlchemy()
 babel = Babel()
 htmx = HTMX()

@@ -6,19 +6,23 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
-from babel import Locale
-from flask import Flask, current_app, g, request, session
+from flask import Flask
 from flask.templating import Environment
-from flask_babel import get_locale, get_translations
-from jinja2 import pass_context
-from markupsafe import Markup
 
-from montones import channel, clock, limits, models, security, views
+from montones import web
 from montones.config import Config
-from montones.extensions import babel, db, htmx
+from montones.data import clock, models
+from montones.extensions import db
+from montones.live import channel
+from montones.web import i18n, limits, security
 
-# templates/ and static/ are top-level folders of the checkout (the project is installed editable).
-REPO_ROOT = Path(__file__).resolve().parent.parent
+
+def _folder(name: str) -> str:
+    """``templates/`` or ``static/``: top-level folders of a checkout (and of an editable
+    install), which a wheel installs inside the package (pyproject.toml)."""
+    package = Path(__file__).resolve().parent
+    inside = package / name
+    return str(inside if inside.is_dir() else package.parent / name)
 
 
 class Templates(Environment):
@@ -53,8 +57,8 @@ def create_app(test_config=None):
     app = Flask(
         __package__,  # the app is the package (the games have names of their own)
         instance_relative_config=True,
-        template_folder=str(REPO_ROOT / "templates"),
-        static_folder=str(REPO_ROOT / "static"),
+        template_folder=_folder("templates"),
+        static_folder=_folder("static"),
     )
     app.jinja_environment = Templates
     app.config.from_object(Config)
@@ -88,64 +92,12 @@ def create_app(test_config=None):
     clock.init_app(app)
     channel.init_app(app)
     db.init_app(app)
-    babel.init_app(app, locale_selector=_select_locale)
-    # Flask-Babel installs Jinja's newstyle gettext; the two the templates call are written out
-    # over it. Jinja's ``_`` looks ``gettext`` up and calls it, which calls Flask-Babel's
-    # function, which looks the translations up again, for each of the tens of strings of a
-    # phone's answer (docs/performance.md, "Translations").
-    app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
-    htmx.init_app(app)
-    app.before_request(_remember_lang)
-    # Each language is named in itself, for the switch in base.html.
-    languages = {
-        code: Locale.parse(code).get_display_name(code).capitalize()
-        for code in app.config["LANGUAGES"]
-    }
-    app.context_processor(lambda: {"current_locale": str(get_locale()), "languages": languages})
+    i18n.init_app(app)
     security.init_app(app)
     limits.init_app(app)
-    views.init_app(app)
+    web.init_app(app)
     models.init_app(app)
     return app
-
-
-def _translations():
-    """The templates' translations, as Flask-Babel's, found once per request and language.
-
-    Flask-Babel looks them up again for every string, and a phone's answer asks for tens of
-    strings (docs/performance.md, "Translations"). Kept beside the locale Flask-Babel holds for
-    the request, with the locale they are for: a render in another language (``force_locale``,
-    which puts another locale object there) looks its own up.
-    """
-    babel = g.get("_flask_babel")
-    held = getattr(babel, "babel_locale", None)
-    kept = getattr(babel, "montones_translations", None)
-    if held is not None and kept is not None and kept[0] is held:
-        return kept[1]
-    locale = get_locale()
-    translations = get_translations()
-    g._flask_babel.montones_translations = (locale, translations)
-    return translations
-
-
-@pass_context
-def _gettext(context, message: str, /, **variables) -> str:
-    """``_("...", name=value)`` in a template, as Jinja's newstyle gettext does it: translated,
-    marked safe where the template escapes, and %-formatted with escaped values (a message with
-    no "%" in it needs no formatting, and is spared it)."""
-    text = _translations().ugettext(message)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables if variables or "%" in text else text
-
-
-@pass_context
-def _ngettext(context, singular: str, plural: str, num: int, /, **variables) -> str:
-    variables.setdefault("num", num)
-    text = _translations().ungettext(singular, plural, num)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables
 
 
 def _json_text(value) -> str:
@@ -166,19 +118,3 @@ def _instance_secret_key(instance: Path) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key
-
-
-def _remember_lang():
-    """The switch's choice, kept for this device (the session cookie, 31 days) over the
-    browser's Accept-Language."""
-    lang = request.args.get("lang")
-    if lang in current_app.config["LANGUAGES"] and session.get("lang") != lang:
-        session["lang"] = lang
-        session.permanent = True
-
-
-def _select_locale():
-    languages = current_app.config["LANGUAGES"]
-    if session.get("lang") in languages:
-        return session["lang"]
-    return request.accept_languages.best_match(languages)

@@ -2,7 +2,7 @@
 ``pywsgi`` where it cannot (Windows, or ``--server portable``), and the little the two lack.
 
 Both are gevent's: every connection is a greenlet, so a live stream blocked between two updates
-(a generator, :mod:`montones.views.stream`) or a guest's half-sent request holds no OS thread.
+(a generator, :mod:`montones.live.stream`) or a guest's half-sent request holds no OS thread.
 The servers parse HTTP, keep connections alive and write every answer; what is here is glue:
 
 - :func:`patch` makes the standard library cooperative. It must come before anything else of

@@ -4,8 +4,8 @@ import secrets
 import pytest
 
 from montones import create_app
-from montones.clock import ManualClock
 from montones.config import TestConfig
+from montones.data.clock import ManualClock
 
 
 @pytest.fixture(scope="module")

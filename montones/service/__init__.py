@@ -2,15 +2,24 @@
 
 Views parse the request and call a function here; the service loads the table under a write
 lock, checks who may act, runs the rules engine, and stores the new state together with its
-action-log row and its ledger entries, then tells the live channel. Nothing else writes a
-table's state.
+action-log row and its ledger entries (``montones.data.store``, which tells the live channel).
+Nothing else writes a table's state. ``actions``: who may do what, run through the rules engine;
+the reads the views need are passed through from ``montones.data.queries``.
 
-- ``refusals``: what the service says when it changes nothing;
-- ``queries``: reading tables, seats and the ledger;
-- ``store``: the write path, one transaction per change under the table's row lock;
-- ``actions``: who may do what, run through the rules engine.
+May import: ``montones.rules`` and ``montones.data``; never the live channel or the web.
 """
 
+from montones.data.queries import (
+    Seat,
+    chips_over_night,
+    departure,
+    game_of,
+    get_table,
+    is_host,
+    ledger_totals,
+    player_by_token,
+)
+from montones.data.refusals import NotAllowed, NotFound, ServiceError, Stale
 from montones.service.actions import (
     Actor,
     act,
@@ -23,17 +32,6 @@ from montones.service.actions import (
     stage,
     tick,
 )
-from montones.service.queries import (
-    Seat,
-    chips_over_night,
-    departure,
-    game_of,
-    get_table,
-    is_host,
-    ledger_totals,
-    player_by_token,
-)
-from montones.service.refusals import NotAllowed, NotFound, ServiceError, Stale
 
 __all__ = [
     "Actor",

@@ -8,13 +8,9 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from montones.clock import clock
-from montones.extensions import db
-from montones.rules import RulesError
-from montones.rules.games import game
-from montones.rules.table import moved
-from montones.service import store
-from montones.service.queries import (
+from montones.data import store
+from montones.data.clock import clock
+from montones.data.queries import (
     Seat,
     get_table,
     hash_secret,
@@ -22,9 +18,13 @@ from montones.service.queries import (
     seat_by_rejoin_code,
     seat_by_token,
 )
-from montones.service.refusals import NotAllowed, ServiceError, Stale
-from montones.service.store import LockedTable, bump, locked, transaction, write
-from montones.snapshot import Snapshot
+from montones.data.refusals import NotAllowed, ServiceError, Stale
+from montones.data.snapshot import Snapshot
+from montones.data.store import LockedTable, bump, locked, transaction, write
+from montones.extensions import db
+from montones.rules import RulesError
+from montones.rules.games import game
+from montones.rules.table import moved
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"

@@ -24,8 +24,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import httpx
-
 from montones.server import KEEPALIVE  # the settings `montones serve` uses
+
 from tests.helpers.liveserver import free_port, serving_pid, start_server
 
 BENCH_DIR = Path(__file__).resolve().parent

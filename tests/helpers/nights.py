@@ -15,11 +15,13 @@ import html
 import json
 import re
 
+from flask import current_app
 from sqlalchemy import func, select, update
 
-from montones import broker, service
+from montones import service
+from montones.data import store
+from montones.data.models import Action, GameTable, LedgerEntry, Player
 from montones.extensions import db
-from montones.models import Action, GameTable, LedgerEntry, Player
 from montones.rules import monte
 from montones.rules import montones as engine
 from montones.rules.cards import FRENCH
@@ -38,11 +40,13 @@ def put_state(table, state: dict) -> None:
 
     The app changes a state only with a new version, and the live channel holds the newest
     table this process published: so it is told of this one, as every writer tells it
-    (broker.publish)."""
+    (store.committed)."""
     rows = GameTable.__table__
     db.session.execute(update(rows).where(rows.c.id == table.id).values(state=state))
     db.session.commit()
-    broker.publish(table.code, table.version, dataclasses.replace(table, state=state))
+    store.committed.send(
+        current_app._get_current_object(), table=dataclasses.replace(table, state=state)
+    )
 
 
 def csrf_of(response) -> str:

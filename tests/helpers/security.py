@@ -18,8 +18,7 @@ from sqlalchemy import delete, func, select
 
 from montones import create_app, service
 from montones.config import TestConfig
-from montones.extensions import db
-from montones.models import (
+from montones.data.models import (
     APPEND_ONLY,
     Action,
     GameTable,
@@ -27,6 +26,7 @@ from montones.models import (
     Player,
     append_only_triggers,
 )
+from montones.extensions import db
 from montones.rules import monte
 from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night, csrf_of, flashed, notice
 

@@ -5,8 +5,8 @@ import time
 
 import httpx
 
-from montones.broker import LISTENER, Broker
-from montones.clock import Clock
+from montones.data.clock import Clock
+from montones.live.broker import LISTENER, Broker
 from tests.helpers.liveserver import create_table, free_port, seat, start_server, stop_server
 
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import limits.storage.memory
 import pytest
 
-from montones.service.store import locked
+from montones.data.store import locked
 from tests.helpers.nights import Night, csrf_of
 
 

@@ -1,4 +1,4 @@
-"""The live fan-out thread (montones/fanout.py): what it puts in each screen's outbox for the
+"""The live fan-out thread (montones/live/fanout.py): what it puts in each screen's outbox for the
 stream to send, that a screen whose stream stops taking holds up no other, and that it keeps the
 table's clock and its pace.
 
@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from montones import fanout
-from montones.broker import Broker
-from montones.clock import ManualClock
+from montones.data.clock import ManualClock
+from montones.live import fanout
+from montones.live.broker import Broker
 
 
 class Table:
@@ -88,7 +88,7 @@ def screen(table: Table, name: str, **kwargs) -> fanout.Screen:
 
 
 class Reader(threading.Thread):
-    """A stream as the server runs it (montones/views/stream.py): takes each update as it lands,
+    """A stream as the server runs it (montones/live/stream.py): takes each update as it lands,
     until the stream ends."""
 
     def __init__(self, hub: fanout.Fanout, screen: fanout.Screen):

@@ -11,8 +11,9 @@ import secrets
 
 import pytest
 
-from montones import history, service
+from montones import service
 from montones.cli import main
+from montones.data import history
 from montones.rules import SPANISH
 from montones.rules.games import GAMES
 from montones.service import Actor

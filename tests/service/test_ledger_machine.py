@@ -46,8 +46,8 @@ from sqlalchemy import func, select
 
 from montones import create_app, service
 from montones.config import TestConfig, database_uri
+from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
-from montones.models import Action, GameTable, LedgerEntry
 from montones.rules import monte, monte_bank, montones, rotation
 from montones.rules.games import GAMES as ENGINES
 from montones.rules.table import TABLE_DEFAULTS, looks

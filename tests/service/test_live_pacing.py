@@ -1,4 +1,4 @@
-"""The pace at which new versions reach the live screens (montones/broker.py).
+"""The pace at which new versions reach the live screens (montones/live/broker.py).
 
 Time is a :class:`ManualClock` the tests move on by hand; the releases that fall due are made by
 whoever serves the screens (the fan-out thread), here the test itself.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from montones.broker import Broker
-from montones.clock import ManualClock
+from montones.data.clock import ManualClock
+from montones.live.broker import Broker
 
 CODE = "ABCD"
 # Each a sum of powers of two: no rounding.

@@ -9,11 +9,13 @@ import pytest
 from sqlalchemy import event, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from montones import broker, channel, service, snapshot
+from montones import service
+from montones.data import snapshot, store
+from montones.data.models import Action, GameTable, Hand, LedgerEntry
 from montones.extensions import db
-from montones.models import Action, GameTable, Hand, LedgerEntry
+from montones.live import broker, channel
 from montones.rules.games import game
-from montones.service import Actor, store
+from montones.service import Actor
 
 
 def seated(app, names=("Ana", "Ben", "Eva"), chips=100, **settings):

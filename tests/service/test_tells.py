@@ -20,10 +20,10 @@ from hypothesis import settings
 from hypothesis.stateful import invariant, run_state_machine_as_test
 
 from montones import create_app, service
-from montones.clock import clock
 from montones.config import TestConfig
+from montones.data.clock import clock
+from montones.live import updates
 from montones.rules.games import game
-from montones.views import updates
 from tests.helpers.nights import HX
 from tests.service.test_ledger_machine import LedgerMachine
 

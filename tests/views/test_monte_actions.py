@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import func, select
 
 from montones import service
+from montones.data.models import GameTable
 from montones.extensions import db
-from montones.models import GameTable
 from montones.rules import monte
 from tests.helpers.nights import MonteNight, csrf_of, monte_form, notice
 

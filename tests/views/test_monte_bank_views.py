@@ -234,7 +234,7 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
     # The void deal's seal is opened at once, in the history.
     with app.app_context():
         table = service.get_table(night.code)
-        from montones import history
+        from montones.data import history
 
         (entry,) = history.hands(table)
     assert entry["opened"] and entry["result"]["void"] == monte_bank.LOWER_PAIR

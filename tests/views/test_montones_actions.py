@@ -21,8 +21,8 @@ from sqlalchemy import func, select
 
 from montones import create_app
 from montones.config import TestConfig
+from montones.data.models import Action, GameTable
 from montones.extensions import db
-from montones.models import Action, GameTable
 from montones.rules import montones as engine
 from montones.rules.games import game
 from tests.helpers.nights import (

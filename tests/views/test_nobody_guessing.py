@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 import re
 
-from montones import chart, service
+from montones import service
+from montones.web import chart
 from tests.helpers.nights import HX, Night, csrf_of, flashed, notice, put_state
 
 

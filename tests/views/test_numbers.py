@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from montones.config import Config
-from montones.views.common import number
+from montones.web.common import number
 
 COUNTS = st.integers(min_value=-(10**15), max_value=10**15)
 

@@ -1,13 +1,13 @@
 """The live stream through Flask's test client: the same fan-out thread as under gunicorn,
-writing to a socket pair the request relays (montones/views/stream.py)."""
+writing to a socket pair the request relays (montones/live/stream.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from montones import channel, create_app, fanout
+from montones import create_app
 from montones.config import TestConfig
-from montones.views import updates
+from montones.live import channel, fanout, updates
 from tests.helpers.nights import Night, csrf_of
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from montones import service
-from montones.views import common
+from montones.web import common
 from tests.helpers.nights import Night
 
 

@@ -3,7 +3,7 @@ key first, factory.Templates) and the one-line SSE event a block is sent in (vie
 
 from types import SimpleNamespace
 
-from montones.views.updates import event
+from montones.live.updates import event
 
 
 def render(app, source: str, **context) -> str:

@@ -36,7 +36,7 @@ from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from montones.clock import clock
+from montones.data.clock import clock
 
 
 def missed() -> None:

@@ -1,7 +1,7 @@
 """Change notification and release pacing for the live channel (Server-Sent Events).
 
 Every accepted action publishes its table's new version, with the committed table itself (a
-:class:`~montones.snapshot.Snapshot`) when its writer is in this process. With PostgreSQL and
+:class:`~montones.data.snapshot.Snapshot`) when its writer is in this process. With PostgreSQL and
 several worker processes, the action's transaction also sends ``NOTIFY montones`` and a listener
 thread in every worker republishes what it hears (the version only), so the screens held by any
 worker learn of an action taken in any other.
@@ -20,10 +20,10 @@ their own when their table changes (a phone: its status line and action bar). Ea
 one request per such screen, so tells are paced wider (``MIN_TELL_GAP`` to ``MAX_TELL_GAP``);
 on a quiet table a version is told as it is released.
 
-A :class:`Broker` keeps no thread of its own: the fan-out thread (:mod:`montones.fanout`), which
+A :class:`Broker` keeps no thread of its own: the fan-out thread (:mod:`montones.live.fanout`), which
 writes every screen's updates, makes the releases and tells that fall due
 (:meth:`Broker.release_due`) and waits for the next change with :meth:`Broker.wait`. Time is the
-app's clock (:mod:`montones.clock`), so a test moves it on by hand.
+app's clock (:mod:`montones.data.clock`), so a test moves it on by hand.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from collections.abc import Callable
 
 from flask import current_app
 
-from montones.clock import Clock
+from montones.data.clock import Clock
+from montones.data.store import NOTIFY_CHANNEL
 
-CHANNEL = "table_versions"  # the PostgreSQL notification channel: "CODE:VERSION"
 LISTENER = "montones-listen"  # the listener's application_name in pg_stat_activity
 # A change that comes within this time of the last release waits for the next one. Short: in
 # tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often lands
@@ -251,7 +251,7 @@ class Broker:
                     return
             try:
                 with psycopg.connect(dsn, autocommit=True, application_name=LISTENER) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     for code, version in catch_up().items():
                         self.publish(code, version)
                     delay = 0.5
@@ -265,15 +265,6 @@ class Broker:
                 delay = min(delay * 2, 10)
 
 
-def _broker() -> Broker:
-    return current_app.extensions["channel"].broker
-
-
-def publish(code: str, version: int, table: object = None) -> None:
-    """:meth:`Broker.publish` on the current app's live channel (what the service calls)."""
-    _broker().publish(code, version, table)
-
-
 def latest(code: str) -> object | None:
     """:meth:`Broker.latest` on the current app's live channel."""
-    return _broker().latest(code)
+    return current_app.extensions["channel"].broker.latest(code)

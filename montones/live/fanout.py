@@ -1,10 +1,10 @@
 """One thread that works out every live screen's updates, for the streams to send.
 
-A stream (:mod:`montones.views.stream`) is a generator the server writes: it hands its screen to
+A stream (:mod:`montones.live.stream`) is a generator the server writes: it hands its screen to
 the fan-out and then yields whatever lands in the screen's outbox, blocking in between. Under
 ``montones serve`` the server is gevent's (gunicorn's gevent worker, or ``pywsgi``), so a stream
 blocked there is a greenlet, not an OS thread (:mod:`montones.serving`). When a table's version
-is released (see :mod:`montones.broker`) the fan-out alone works out each screen's update and
+is released (see :mod:`montones.live.broker`) the fan-out alone works out each screen's update and
 puts it in its outbox: forty screens cost one thread's work, not forty woken to contend for the
 interpreter, and the one render every screen of a kind shares is made once.
 
@@ -24,8 +24,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from montones.broker import Broker
-from montones.clock import Clock
+from montones.data.clock import Clock
+from montones.live.broker import Broker
 
 HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
 log = logging.getLogger(__name__)

@@ -13,9 +13,9 @@ from datetime import UTC
 
 from sqlalchemy import select
 
-from montones.clock import clock
+from montones.data.clock import clock
+from montones.data.models import GameTable, Hand
 from montones.extensions import db
-from montones.models import GameTable, Hand
 from montones.rules.games import game
 
 FORMAT = "montones-export/1"

@@ -2,8 +2,8 @@
 
 The view says which table, kind of screen, seat and language the stream is for, and answers with
 a generator the server writes: it hands its screen to the live channel's fan-out
-(:mod:`montones.fanout`), which works out every update, heartbeat and clock of every stream and
-ends it when its time is up (what each is sent: :mod:`montones.views.updates`), and yields what
+(:mod:`montones.live.fanout`), which works out every update, heartbeat and clock of every stream and
+ends it when its time is up (what each is sent: :mod:`montones.live.updates`), and yields what
 lands in the screen's outbox. On connecting, a screen is sent what changed since the version its
 page showed, so a screen that lost its stream catches up. Under ``montones serve`` a stream
 blocked between two updates is a greenlet, not a thread (:mod:`montones.serving`).
@@ -17,10 +17,10 @@ import time
 from flask import Blueprint, Response, current_app, request
 from flask_babel import get_locale
 
-from montones import channel, service
-from montones.fanout import Screen
-from montones.views import updates
-from montones.views.common import actor_for
+from montones import service
+from montones.live import channel, updates
+from montones.live.fanout import Screen
+from montones.web.common import actor_for
 
 bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
 

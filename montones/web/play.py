@@ -11,10 +11,12 @@ from flask import Blueprint, Response, abort, flash, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from montones import chart, history, limits, security, service
+from montones import service
+from montones.data import history
+from montones.live import broker, updates
 from montones.rules.games import game
-from montones.views import updates
-from montones.views.common import (
+from montones.web import chart, limits, security
+from montones.web.common import (
     actor_for,
     asked_action,
     back_to,
@@ -27,7 +29,7 @@ from montones.views.common import (
     table_view,
     wants_fragment,
 )
-from montones.views.tv import in_table_language
+from montones.web.tv import in_table_language
 
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
@@ -187,7 +189,10 @@ def act(code, kind):
     try:
         # The form is parsed with the spec of the table's game, then the service runs it in
         # one transaction, where it reads who is asking.
-        rules = game(service.game_of(code))
+        # A table's game never changes: the newest table the live channel holds says which,
+        # without a read, and the row when it holds none.
+        held = broker.latest(code.upper())
+        rules = game(held.game if held is not None else service.game_of(code))
         asked, params = asked_action(rules, kind, request.form)
         if _confirming(rules, asked) and request.form.get("confirm") != "yes":
             asking = _ask(code, asked)

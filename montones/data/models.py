@@ -201,7 +201,7 @@ def _tune_sqlite(engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
-        # A write transaction (service.store.transaction) takes the write lock before it
+        # A write transaction (data.store.transaction) takes the write lock before it
         # reads, so two writers never deadlock on an upgrade from a read lock (which SQLite
         # reports as "database is locked" at once); the session only reads.
         immediate = connection.get_execution_options().get("sqlite_immediate")

@@ -1,4 +1,4 @@
-"""What a live screen is sent when its table moves: the fan-out's glue (see :mod:`montones.fanout`).
+"""What a live screen is sent when its table moves: the fan-out's glue (see :mod:`montones.live.fanout`).
 
 What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
 table, version, kind of screen and language, in the live channel's render cache, and pushed in
@@ -14,13 +14,15 @@ import re
 from flask import current_app, render_template
 from flask_babel import force_locale
 
-from montones import channel, history, service
-from montones.clock import clock
-from montones.fanout import Screen
+from montones import service
+from montones.data import history
+from montones.data.clock import clock
+from montones.data.snapshot import Snapshot
+from montones.live import channel
+from montones.live.fanout import Screen
 from montones.rules.games import game
-from montones.snapshot import Snapshot
-from montones.views import tv as tv_views
-from montones.views.common import block_drawer, join_url, table_view
+from montones.web import tv as tv_views
+from montones.web.common import block_drawer, join_url, table_view
 
 # What each kind of screen receives in its events: (event name, page template, block).
 SHARED = {

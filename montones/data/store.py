@@ -12,16 +12,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from flask import current_app
+from flask.signals import Namespace
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
-from montones import broker, history
-from montones.clock import clock
+from montones.data import history
+from montones.data.clock import clock
+from montones.data.models import Action, GameTable, Hand, LedgerEntry, Player
+from montones.data.queries import Seat
+from montones.data.refusals import NotFound
+from montones.data.snapshot import COLUMNS, Snapshot
 from montones.extensions import db
-from montones.models import Action, GameTable, Hand, LedgerEntry, Player
 from montones.rules.games import game
-from montones.service.queries import Seat
-from montones.service.refusals import NotFound
-from montones.snapshot import COLUMNS, Snapshot
+
+# Each committed change of a table, sent with the table at its new version (``table=``): the
+# live channel (montones.live) listens, so that the layer below never calls the one above.
+committed = Namespace().signal("committed")
+# The PostgreSQL notification channel every worker's live channel listens on: "CODE:VERSION".
+NOTIFY_CHANNEL = "table_versions"
 
 # The models' tables, which Core statements are built on.
 GAME_TABLES = GameTable.__table__
@@ -107,8 +115,8 @@ _LOCK = select(GAME_TABLES).where(GAME_TABLES.c.code == bindparam("code")).with_
 def locked(code: str):
     """One write transaction on one table, which it reads under its row lock: BEGIN IMMEDIATE
     on SQLite, FOR UPDATE on PostgreSQL. Yields the table (a :class:`LockedTable`) and the
-    transaction's connection; once committed, the table's new version is published to the live
-    channel, and is the table's ``committed`` snapshot.
+    transaction's connection; once committed, the table at its new version is the table's
+    ``committed`` snapshot, and is sent to the live channel (``committed``).
     """
     code = (code or "").upper()
     with _turn(code), transaction() as conn:
@@ -119,12 +127,12 @@ def locked(code: str):
         yield table, conn
         if conn.dialect.name == "postgresql":  # every worker process hears of it at the commit
             conn.execute(_NOTIFY, {"payload": f"{table.code}:{table.version}"})
-        committed = Snapshot.of(table, table.asked_by)
-    table.committed = committed
-    broker.publish(committed.code, committed.version, committed)
+        snapshot = Snapshot.of(table, table.asked_by)
+    table.committed = snapshot
+    committed.send(current_app._get_current_object(), table=snapshot)
 
 
-_NOTIFY = select(func.pg_notify(broker.CHANNEL, bindparam("payload")))
+_NOTIFY = select(func.pg_notify(NOTIFY_CHANNEL, bindparam("payload")))
 
 
 def write(

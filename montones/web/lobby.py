@@ -14,11 +14,12 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from montones import limits, service
+from montones import service
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.games import GAMES, game
 from montones.rules.table import TABLE_SETTINGS
-from montones.views.common import back_to, int_field, parse_fields, refusal, remember
+from montones.web import limits
+from montones.web.common import back_to, int_field, parse_fields, refusal, remember
 
 bp = Blueprint("lobby", __name__)
 

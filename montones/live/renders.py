@@ -1,7 +1,7 @@
 """The render cache: what is rendered for a table at a version, rendered once.
 
 Keyed by (table code, version, kind of screen, language): a table at a version never changes
-(:class:`~montones.snapshot.Snapshot`), so neither does what it renders to, and every screen of
+(:class:`~montones.data.snapshot.Snapshot`), so neither does what it renders to, and every screen of
 a kind that shows that version shares one render. Nothing in it depends on the time: clocks are
 rendered as deadlines the page counts down itself. The newest ``KEPT`` renders are kept.
 """

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, select
 
-from montones import broker
+from montones.data.models import GameTable, LedgerEntry, Player
+from montones.data.refusals import NotFound
+from montones.data.snapshot import Snapshot
 from montones.extensions import db
-from montones.models import GameTable, LedgerEntry, Player
-from montones.service.refusals import NotFound
-from montones.snapshot import Snapshot
 
 
 def hash_secret(secret: str) -> str:
@@ -34,15 +33,8 @@ def get_table(code: str) -> Snapshot:
 
 
 def game_of(code: str) -> str:
-    """The game table ``code`` plays, for a view to parse a form with its spec.
-
-    A table's game never changes, so any snapshot of it says which: the newest one this process
-    published (every action publishes one) if it holds one, else the row's ``game`` column.
-    """
+    """The game table ``code`` plays, as its row says."""
     code = (code or "").upper()
-    held = broker.latest(code)
-    if held is not None:
-        return held.game
     found = db.session.execute(_GAME, {"code": code}).scalar_one_or_none()
     if found is None:
         raise NotFound("There is no table with that code.")

@@ -17,9 +17,10 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from montones import history, service
+from montones import service
+from montones.data import history
 from montones.rules.games import game
-from montones.views.common import (
+from montones.web.common import (
     actor_for,
     back_to,
     join_url,

@@ -14,7 +14,7 @@ from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from montones import service
-from montones.clock import clock
+from montones.data.clock import clock
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
 from montones.rules.table import ALL_IN, Field
@@ -109,7 +109,7 @@ def table_view(table, seat=None) -> dict:
     each kind of bet for the help panel.
 
     The shared view is worked out without the time: what every screen shows alike depends on
-    the version alone, and is rendered once per version (:mod:`montones.renders`); the clocks
+    the version alone, and is rendered once per version (:mod:`montones.live.renders`); the clocks
     it shows are deadlines the page counts down (``data-until``). A seat's view takes the time
     (the app's clock), for what the rules let it do now: a bank whose time is up closes.
     """

@@ -3,15 +3,15 @@
 One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`init_app`), holds:
 
 - ``broker``: the versions published by the service and released at a pace
-  (:mod:`montones.broker`);
+  (:mod:`montones.live.broker`);
 - ``renders``: what each table at each version renders to, for each kind of screen and
-  language, rendered once (:mod:`montones.renders`);
-- the fan-out: the one thread that works out every screen's updates (:mod:`montones.fanout`),
+  language, rendered once (:mod:`montones.live.renders`);
+- the fan-out: the one thread that works out every screen's updates (:mod:`montones.live.fanout`),
   started by the first screen and stopping when the last one goes; with PostgreSQL, the
   broker's listener thread runs while it does. Under ``montones serve`` both are greenlets
   (:mod:`montones.serving`).
 
-What a screen is sent (the fan-out's glue) is the views' to say: :mod:`montones.views.updates`.
+What a screen is sent (the fan-out's glue) is the views' to say: :mod:`montones.live.updates`.
 Nothing of it is module state: two apps (two tests) share nothing.
 """
 
@@ -21,10 +21,10 @@ import threading
 
 from flask import Flask, current_app
 
-from montones.broker import Broker
-from montones.fanout import Fanout, Glue, Screen
-from montones.renders import Renders
-from montones.service import queries
+from montones.data import queries, store
+from montones.live.broker import Broker
+from montones.live.fanout import Fanout, Glue, Screen
+from montones.live.renders import Renders
 
 
 class Channel:
@@ -48,6 +48,10 @@ class Channel:
         if uri.startswith("postgresql"):  # other workers' changes, while there are screens
             self.broker.listen(uri, self.serving, self.stored_versions)
         return fanout
+
+    def committed(self, app: Flask, table) -> None:
+        """A change of this app's, committed: its screens are brought to it."""
+        self.broker.publish(table.code, table.version, table)
 
     def close(self) -> None:
         """End every stream now, cleanly: the server is stopping."""
@@ -80,4 +84,5 @@ def of(app: Flask | None = None) -> Channel:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["channel"] = Channel(app)
+    app.extensions["channel"] = live = Channel(app)
+    store.committed.connect(live.committed, sender=app)

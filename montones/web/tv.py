@@ -7,8 +7,9 @@ import contextlib
 from flask import Blueprint, abort, render_template
 from flask_babel import force_locale
 
-from montones import history, service
-from montones.views.common import join_url, render_regions, table_view, wants_fragment
+from montones import service
+from montones.data import history
+from montones.web.common import join_url, render_regions, table_view, wants_fragment
 
 bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 

@@ -1,0 +1,22 @@
+"""The web: blueprints by audience (``lobby``, ``play`` for the phones, ``tv``, ``host``, and the
+live ``stream``), their drawing helpers (``common``), and the web's add-ons: ``security``
+(sessions, CSRF, headers), ``limits`` (allowances per client address), ``chart`` and ``i18n``.
+
+May import every layer below: ``montones.rules``, ``montones.data``, ``montones.service`` and
+``montones.live``. A view parses, asks the service, and renders; it names no game.
+"""
+
+from montones.live import stream
+from montones.rules.games import GAMES, game
+from montones.web import chart, common, host, lobby, play, tv
+
+
+def init_app(app):
+    app.add_template_filter(common.percent)
+    app.add_template_filter(common.number)
+    app.add_template_filter(common.hour)
+    # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
+    app.jinja_env.globals.update(game=game, games=GAMES)
+    app.jinja_env.globals["chart_size"] = chart.size
+    for module in (lobby, play, tv, stream, host):
+        app.register_blueprint(module.bp)

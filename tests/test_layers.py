@@ -1,0 +1,52 @@
+"""The folders are the layers, and each imports only what its docstring allows."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "montones"
+
+# What each layer may import of the project's own, besides itself (see each __init__.py).
+ALLOWED = {
+    "rules": set(),
+    "data": {"montones.rules", "montones.extensions"},
+    "service": {"montones.rules", "montones.data", "montones.extensions"},
+    "live": {
+        "montones.rules",
+        "montones.data",
+        "montones.service",
+        "montones.extensions",
+        "montones.web.common",
+        "montones.web.tv",
+    },
+    "web": {
+        "montones.rules",
+        "montones.data",
+        "montones.service",
+        "montones.live",
+        "montones.extensions",
+    },
+}
+
+
+def imported(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.startswith("montones.") or name == "montones"}
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_a_layer_imports_only_the_layers_below_it(layer):
+    own = f"montones.{layer}"
+    for path in sorted((PACKAGE / layer).glob("*.py")):
+        for name in imported(path):
+            if name.startswith(own + ".") or name == own:
+                continue
+            assert any(name == a or name.startswith(a + ".") for a in ALLOWED[layer]), (
+                f"{path.relative_to(PACKAGE.parent)} imports {name}"
+            )
