@@ -159,8 +159,8 @@ def _serve(args):
 
 
 def _gunicorn_runs() -> bool:
-    """Whether gunicorn can run here: it imports POSIX-only modules (fcntl), so on Windows it
-    installs but does not import."""
+    """Whether gunicorn can run here: it needs POSIX-only modules (fcntl), so it is not
+    installed on Windows (pyproject.toml), and would not import there if it were."""
     try:
         import gunicorn.app.base  # noqa: F401
     except ImportError:

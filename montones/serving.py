@@ -23,8 +23,8 @@ The servers parse HTTP, keep connections alive and write every answer; what is h
   the server then stops within ``GRACE`` seconds.
 
 SQLite calls and template renders never yield to other greenlets: each is short, and the writes
-of this process take turns on a gevent-aware lock before SQLite's own (montones/service/
-store.py), so no greenlet ever waits in SQLite's busy handler, which would stall every other.
+of this process take turns on a gevent-aware lock before SQLite's own (montones/data/store.py),
+so no greenlet ever waits in SQLite's busy handler, which would stall every other.
 """
 
 from __future__ import annotations

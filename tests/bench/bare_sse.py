@@ -2,11 +2,10 @@
 
 Run under the same server as ``montones serve`` (live.py does, through ``common.start_gunicorn``)::
 
-    gunicorn -w 1 -k montones.worker.Worker --threads 256 --keep-alive 75 -b 127.0.0.1:PORT \
+    gunicorn -w 1 -k gevent --worker-connections 4000 --keep-alive 8 -b 127.0.0.1:PORT \
         --chdir tests/bench bare_sse:app
 
-GET /stream holds one thread per client (the real stream holds none), and sends each published
-message; POST /publish makes a new small HTML fragment and wakes every stream through one
+GET /stream is a generator per client, as the real stream is, and sends each published message; POST /publish makes a new small HTML fragment and wakes every stream through one
 threading.Condition. No database, no templates, no session.
 """
 

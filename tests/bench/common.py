@@ -1,8 +1,8 @@
 """What the benchmark scripts share: servers, a table set up through HTTP, screens, figures.
 
 Not a test module: pytest does not collect tests/bench/. Every script starts the real server
-exactly as ``montones serve`` does (tests/helpers/liveserver.py: gunicorn, 1 worker of
-montones.server's; ``MONTONES_TEST_SERVER=portable`` for the portable server) on loopback, in a
+exactly as ``montones serve`` does (tests/helpers/liveserver.py: gunicorn, 1 gevent worker;
+``MONTONES_TEST_SERVER=portable`` for gevent's pywsgi) on loopback, in a
 temporary folder, and talks to it only through HTTP, as browsers would.
 """
 
@@ -24,8 +24,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import httpx
-from montones.server import KEEPALIVE  # the settings `montones serve` uses
 
+from montones.serving import CONNECTIONS, KEEPALIVE  # the settings `montones serve` uses
 from tests.helpers.liveserver import free_port, serving_pid, start_server
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -100,20 +100,15 @@ def start_app(folder: Path) -> tuple[subprocess.Popen, str]:
     return process, f"http://127.0.0.1:{port}"
 
 
-# A bare app's stream is a response that never ends: unlike the real stream, which hands its
-# connection to the fan-out, it holds one of the server's threads for its whole life.
-BARE_THREADS = 256
-
-
 def start_gunicorn(app: str, folder: Path, chdir: Path = BENCH_DIR) -> tuple[subprocess.Popen, str]:
-    """Another WSGI app under the same server as ``montones serve`` (its gunicorn worker), with
-    a thread for each of its streams."""
+    """Another WSGI app under the same server as ``montones serve``: gunicorn's gevent worker,
+    with its settings."""
     port = free_port()
     gunicorn = Path(sys.executable).parent / "gunicorn"
     log = open(folder / f"{app.split(':')[0]}.log", "ab")  # noqa: SIM115 (kept by the process)
     process = subprocess.Popen(
-        [str(gunicorn), "-w", "1", "-k", "montones.worker.Worker", "--threads", str(BARE_THREADS),
-         "--keep-alive", str(KEEPALIVE), "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
+        [str(gunicorn), "-w", "1", "-k", "gevent", "--worker-connections", str(CONNECTIONS),
+         "--keep-alive", str(KEEPALIVE), "--no-control-socket", "-b", f"127.0.0.1:{port}", "--chdir", str(chdir), app],
         stdout=log, stderr=log,
     )  # fmt: skip
     deadline = time.monotonic() + 30

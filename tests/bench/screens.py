@@ -1,0 +1,91 @@
+"""A thousand open screens on one server: ``python -m tests.bench.screens --screens 1000``.
+
+One Montones table in its betting phase, and ``screens`` TV streams opened on it (raw sockets,
+each read as the events come). Then one bet: how long until the first and the last screen show
+it, and the serving process's resident memory and threads, with every screen open.
+
+Last line: ``screens: n=... rss_mb=... threads=... first_ms=... last_ms=...``. Budget: rss <= 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import socket
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bench import common as c
+from tests.bench.night import rss_mb
+from tests.helpers.liveserver import create_table, seat, threads_of
+
+
+def betting_table(base: str):
+    code, _host = create_table(base, chips=1000)
+    banker, punter = seat(base, code, "Bank"), seat(base, code, "Ana")
+    banker.post(f"/t/{code}/a/offer", amount=1000)
+    punter.post(f"/t/{code}/a/pass")
+    punter.post(f"/t/{code}/a/cut", position=11)
+    banker.post(f"/t/{code}/a/heaps", count=3)
+    return code, punter
+
+
+def open_stream(port: int, code: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(f"GET /t/{code}/stream?screen=tv&v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    sock.setblocking(False)
+    return sock
+
+
+def main(args) -> None:
+    print(c.machine())
+    folder = Path(tempfile.mkdtemp(prefix="montones-bench-screens-"))
+    server, base = c.start_app(folder)
+    socks: list[socket.socket] = []
+    try:
+        port = int(base.rsplit(":", 1)[1])
+        code, punter = betting_table(base)
+        socks = [open_stream(port, code) for _ in range(args.screens)]
+        time.sleep(1.0)  # every first update taken
+        for sock in socks:
+            try:
+                while sock.recv(1 << 20):
+                    pass
+            except BlockingIOError:
+                pass
+        worker = c.worker_pid(server)
+        rss, threads = rss_mb(worker), threads_of(worker)
+        started = time.monotonic()
+        punter.post(f"/t/{code}/a/bet", heap=2, amount=7)
+        waiting, seen = set(socks), []
+        got = {sock: b"" for sock in socks}
+        while waiting and time.monotonic() - started < 30:
+            for sock in list(waiting):
+                try:
+                    got[sock] += sock.recv(1 << 20)
+                except BlockingIOError:
+                    continue
+                if b'data-player="p2"' in got[sock] and b">7</span>" in got[sock]:
+                    waiting.discard(sock)
+                    seen.append(time.monotonic() - started)
+            time.sleep(0.005)
+        print(
+            f"screens: n={len(socks)} shown={len(seen)} rss_mb={rss:.0f} threads={threads} "
+            f"first_ms={c.ms(min(seen, default=float('nan')))} "
+            f"last_ms={c.ms(max(seen, default=float('nan')))}"
+        )
+    finally:
+        for sock in socks:
+            sock.close()
+        c.stop(server)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--screens", type=int, default=1000)
+    main(parser.parse_args())
