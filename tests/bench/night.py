@@ -2,7 +2,7 @@
 
 ``tables`` Montones tables, each with ``phones`` players (one banker, the rest punters) and a TV,
 every phone and every TV holding its live stream and doing what its page does (``common.Screen``).
-On all tables but the last, each punter acts at a human pace: about every 2 s (1.5 to 2.5 s,
+On all tables but the last (``--fast``: the last N), each punter acts at a human pace: about every 2 s (1.5 to 2.5 s,
 at random) it bets a few chips on heap 1 through the tap form, or takes back the bet it has
 there. On the last table the punters act as fast as they can (as in ``load.py``: the next tap
 once its own phone shows the last).
@@ -79,6 +79,7 @@ class Watch:
 class Tally:
     def __init__(self):
         self.latencies: list[float] = []
+        self.answered: list[float] = []  # from just before the POST to its answer
         self.completed = 0
         self.errors: Counter = Counter()
         self.status: Counter = Counter()
@@ -137,6 +138,7 @@ async def human(code, p, phone, watch: Watch, tally: Tally, end: float) -> None:
             _kind, request, pile = tap(code, p, phone, 1 + n % 5)
             shown = watch.expect(p.seat, pile, t0)
             r = await phone.action(request)
+            tally.answered.append(time.perf_counter() - t0)
         except c.httpx.HTTPError as e:
             tally.errors[type(e).__name__] += 1
             await pace
@@ -219,7 +221,7 @@ async def main(args) -> dict:
         end = start + args.seconds
         runs = []
         for i, (_host, code, _players, punters, tv, phones) in enumerate(tables):
-            if i == len(tables) - 1:
+            if i >= len(tables) - args.fast:
                 runs += [fast(code, p, phones[p], out["fast"], end) for p in punters]
             else:
                 watch = Watch([tv, *phones.values()])
@@ -247,6 +249,9 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--phones", type=int, default=25, help="players per table, the banker too")
     parser.add_argument("--seconds", type=float, default=30, help="how long the players play")
+    parser.add_argument(
+        "--fast", type=int, default=1, help="tables (the last ones) whose punters tap at once"
+    )
     args = parser.parse_args()
     print(c.machine())
     out = asyncio.run(main(args))
@@ -256,6 +261,7 @@ if __name__ == "__main__":
         f"[human pace] {human_tally.completed} actions shown everywhere in {elapsed:.1f} s; "
         + c.spread("tap to every screen", human_tally.latencies)
     )
+    print("[human pace] " + c.spread("tap answered", human_tally.answered))
     print(f"[as fast as they can] {fast_tally.completed} actions in {elapsed:.1f} s")
     for name, tally in (("human pace", human_tally), ("as fast as they can", fast_tally)):
         print(f"[{name}] answers {dict(sorted(tally.status.items()))}; errors {dict(tally.errors)}")
