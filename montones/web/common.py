@@ -132,7 +132,7 @@ def number(value) -> str:
     """A count as the request's language writes it ("1,250", "1.250", "1 250").
 
     A whole number is grouped in threes with the language's own signs, as Babel's pattern does
-    for the app's languages (tests/views/test_numbers.py), at half its cost (docs/performance.md).
+    for the app's languages (tests/views/test_numbers.py), at less cost (docs/performance.md, "Numbers").
     Anything else goes through Babel."""
     if type(value) is not int:
         return format_decimal(value)
