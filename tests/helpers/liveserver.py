@@ -48,7 +48,9 @@ def start_server(
             "--workers",
             str(workers),
             "--server",
-            server or os.environ.get("MONTONES_TEST_SERVER", "gunicorn"),
+            # Several workers are gunicorn's alone.
+            server
+            or ("gunicorn" if workers > 1 else os.environ.get("MONTONES_TEST_SERVER", "gunicorn")),
         ],
         env=env,
         stdout=log,
