@@ -18,17 +18,7 @@ from pathlib import Path
 
 from tests.bench import common as c
 from tests.bench.night import rss_mb
-from tests.helpers.liveserver import create_table, seat, threads_of
-
-
-def betting_table(base: str):
-    code, _host = create_table(base, chips=1000)
-    banker, punter = seat(base, code, "Bank"), seat(base, code, "Ana")
-    banker.post(f"/t/{code}/a/offer", amount=1000)
-    punter.post(f"/t/{code}/a/pass")
-    punter.post(f"/t/{code}/a/cut", position=11)
-    banker.post(f"/t/{code}/a/heaps", count=3)
-    return code, punter
+from tests.helpers.liveserver import betting_table, threads_of
 
 
 def open_stream(port: int, code: str) -> socket.socket:

@@ -180,3 +180,15 @@ def seat(base: str, code: str, name: str) -> Phone:
     phone.http.post(f"/t/{code}/join", data={"csrf_token": phone.token, "name": name})
     phone.page(f"/t/{code}")
     return phone
+
+
+def betting_table(base: str):
+    """A table in its betting phase, and a punter who can tap."""
+    code, _host = create_table(base, chips=1000)
+    banker = seat(base, code, "Bank")
+    punter = seat(base, code, "Ana")
+    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
+    assert punter.post(f"/t/{code}/a/pass").status_code == 200
+    assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=3).status_code == 200
+    return code, punter

@@ -9,9 +9,8 @@ import pytest
 
 from tests.helpers.liveserver import (
     SERVERS,
-    create_table,
+    betting_table,
     free_port,
-    seat,
     serving_pid,
     start_server,
     stop_server,
@@ -66,18 +65,6 @@ def stream_open(port: int, code: str) -> socket.socket:
         head += data
     assert head.startswith(b"HTTP/1.1 200 "), head
     return sock
-
-
-def betting_table(base: str):
-    """A table in its betting phase, and a punter who can tap."""
-    code, _host = create_table(base, chips=1000)
-    banker = seat(base, code, "Bank")
-    punter = seat(base, code, "Ana")
-    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
-    assert punter.post(f"/t/{code}/a/pass").status_code == 200
-    assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
-    assert banker.post(f"/t/{code}/a/heaps", count=3).status_code == 200
-    return code, punter
 
 
 def p95(values: list[float]) -> float:
