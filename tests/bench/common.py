@@ -542,6 +542,7 @@ class Screen:
             "fetch_errors": 0,
             "swapped": 0,
             "pushed": 0,
+            "bytes": 0,  # of the stream, on the wire: its chunks as they came, framing and all
         }
         self.errors: list[str] = []
 
@@ -599,7 +600,9 @@ class Screen:
             # Both servers end their lines with "\n" only, and send each update as one chunk.
             buffer = b""
             while True:
-                size = int(await reader.readuntil(b"\r\n"), 16)
+                line = await reader.readuntil(b"\r\n")
+                size = int(line, 16)
+                self.stats["bytes"] += len(line) + size + 2
                 if size == 0:
                     return
                 buffer += (await reader.readexactly(size + 2))[:-2]

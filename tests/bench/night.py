@@ -15,7 +15,10 @@ chips must be where they started (players + bank + stakes) and every ledger vers
 rss is the worker's resident memory at the end.
 
 Last line: ``night: tables=8 screens=208 actions_per_s=... p95_ms=... rss_mb=... errors=...
-chips_conserved=yes|no``. Goal: p95 <= 100 ms, rss <= 400 MB, errors=0, chips conserved.
+chips_conserved=yes|no bytes_per_screen_action=... mbit_s=...``: the bytes every table's streams
+carried while its players played (on the wire, chunk framing and all), per accepted action at that
+table and per screen of it; and all streams' bytes as a rate. Goal: p95 <= 100 ms, rss <= 400 MB,
+errors=0, chips conserved, bytes_per_screen_action <= 400, mbit_s <= 5.
 """
 
 from __future__ import annotations
@@ -83,9 +86,12 @@ class Tally:
         self.completed = 0
         self.errors: Counter = Counter()
         self.status: Counter = Counter()
+        self.actions: Counter = Counter()  # accepted, per table
 
-    def answer(self, r) -> bool:
+    def answer(self, r, code: str) -> bool:
         self.status[r.status_code] += 1
+        if r.status_code == 200:
+            self.actions[code] += 1
         if r.status_code >= 500:
             self.errors[f"HTTP {r.status_code}"] += 1
         elif "database is locked" in r.text:
@@ -143,7 +149,7 @@ async def human(code, p, phone, watch: Watch, tally: Tally, end: float) -> None:
             tally.errors[type(e).__name__] += 1
             await pace
             continue
-        if tally.answer(r):
+        if tally.answer(r, code):
             try:
                 tally.latencies.append(await asyncio.wait_for(shown, SHOWN_WITHIN))
                 tally.completed += 1
@@ -163,7 +169,7 @@ async def fast(code, p, phone, tally: Tally, end: float) -> None:
             tally.errors[type(e).__name__] += 1
             await asyncio.sleep(0.01)
             continue
-        if not tally.answer(r):
+        if not tally.answer(r, code):
             continue
         if kind == "withdraw":
             done = await phone.until(lambda: not c.own_bets(phone.held, p.seat))
@@ -217,6 +223,7 @@ async def main(args) -> dict:
         print(f"{len(tables)} tables, {len(screens)} screens, streams connected: {connected}")
         out["screens"] = len(screens)
         worker = c.worker_pid(server)
+        sent0 = {s: s.stats["bytes"] for s in screens}
         cpu0, start = c.cpu_seconds(worker or 0), time.perf_counter()
         end = start + args.seconds
         runs = []
@@ -229,6 +236,15 @@ async def main(args) -> dict:
         await asyncio.gather(*runs)
         out["elapsed"] = time.perf_counter() - start
         out["server_cpu"] = c.cpu_seconds(worker or 0) - cpu0
+        # What the streams carried while the players played, per table: (bytes, screens, actions).
+        out["sent"] = {
+            t[1]: (
+                sum(s.stats["bytes"] - sent0[s] for s in (t[4], *t[5].values())),
+                1 + len(t[5]),
+                out["human"].actions[t[1]] + out["fast"].actions[t[1]],
+            )
+            for t in tables
+        }
         out["rss_mb"] = rss_mb(worker)
         out["screen_totals"] = c.screen_totals(screens)
         out["screen_errors"] = c.first_errors(screens)
@@ -279,8 +295,13 @@ if __name__ == "__main__":
         + out["stream_errors"]
     )
     per_s = (human_tally.completed + fast_tally.completed) / elapsed
+    sent = out["sent"].values()
+    # Each table's bytes per action divided by its screens, over every table's actions.
+    per_screen_action = sum(b / n for b, n, _a in sent) / max(1, sum(a for _b, _n, a in sent))
+    mbit_s = sum(b for b, _n, _a in sent) * 8 / elapsed / 1e6
     print(
         f"night: tables={args.tables} screens={out['screens']} actions_per_s={per_s:.1f} "
         f"p95_ms={c.ms(c.percentile(human_tally.latencies, 95))} rss_mb={out['rss_mb']:.0f} "
-        f"errors={errors} chips_conserved={'yes' if ok else 'no'}"
+        f"errors={errors} chips_conserved={'yes' if ok else 'no'} "
+        f"bytes_per_screen_action={per_screen_action:.0f} mbit_s={mbit_s:.1f}"
     )
