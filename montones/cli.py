@@ -135,7 +135,7 @@ def _serve(args):
 
     serving.patch()  # before anything of the web stack is imported (see montones.serving)
     database = os.environ.get("DATABASE_URL", "")
-    if args.workers > 1 and not database.startswith(("postgres://", "postgresql://")):
+    if args.workers > 1 and not database.startswith(("postgres://", "postgresql")):
         print(
             "montones serve: --workers above 1 needs DATABASE_URL=postgresql://...", file=sys.stderr
         )
@@ -149,12 +149,19 @@ def _serve(args):
     # The TV shows this address in its QR code, whatever address the TV itself was opened on.
     os.environ["MONTONES_PUBLIC_URL"] = url
     _print_join(url)
-    print(f"Serving with {server}; Ctrl-C stops it.", flush=True)
+    connections, limit = serving.raise_descriptor_limit()
+    print(f"Serving with {server}; Ctrl-C stops it.")
+    if limit is not None:
+        print(
+            f"Open files allowed: {limit}, so up to {connections} connections at once "
+            f"(about {connections // serving.SCREEN_CONNECTIONS} screens) per worker.",
+            flush=True,
+        )
 
     if server == "portable":
-        serving.run_pywsgi(args.host, args.port)
+        serving.run_pywsgi(args.host, args.port, connections)
     else:
-        serving.run_gunicorn(args.host, args.port, args.workers)
+        serving.run_gunicorn(args.host, args.port, args.workers, connections)
     return 0
 
 

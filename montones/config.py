@@ -29,6 +29,7 @@ class Config:
     # montones/web/limits.py says why these, and why moving windows.
     SEATS_LIMIT = "5 per 50 seconds"
     GUESSES_LIMIT = "10 per 60 seconds"
+    TABLES_LIMIT = "10 per 600 seconds"
     RATELIMIT_STRATEGY = "moving-window"
     RATELIMIT_STORAGE_URI = "memory://"
 

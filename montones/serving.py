@@ -30,20 +30,95 @@ so no greenlet ever waits in SQLite's busy handler, which would stall every othe
 from __future__ import annotations
 
 import io
+import ipaddress
 import re
 import signal
 import socket
 import sys
+import warnings
 from http import HTTPStatus
 
 KEEPALIVE = 8  # seconds: the head's deadline, and how long an idle connection is kept
 BODY_SECONDS = 8  # the body's deadline, from when the app asks for it
 BODY_MAX = 64 * 1024  # bytes: the app's forms are a few hundred
 # Connections a process serves at once (gunicorn's worker_connections, pywsgi's pool): a
-# thousand open screens and the requests beside them.
+# thousand open screens and the requests beside them, if the open-file limit allows. Past it a
+# new connection waits in the listener's backlog: accept() is never called to fail.
 CONNECTIONS = 4000
+RESERVE = 64  # open files kept for the rest: the database, the listener, logs, the hub
+SCREEN_CONNECTIONS = 2  # a screen's stream, and a kept-alive connection for its taps
+# Connections from one client address at once: a phone's browser opens six at most besides its
+# stream, a laptop with a TV and a host page a few more. Past it, a new one is closed at once;
+# the host's own machine (a loopback address) is not counted.
+PER_ADDRESS = 48
 HEAD_MAX = 64 * 1024  # bytes of request line and headers (pywsgi; gunicorn has its own limits)
 GRACE = 2  # seconds a stopping server gives the requests under way
+
+
+def raise_descriptor_limit() -> tuple[int, int | None]:
+    """Raise this process's open-file limit to what the system allows (a common default is
+    1,024, macOS's 256: a few hundred screens); return the connections a process then serves
+    at once, and the limit (None where there is none to read: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return CONNECTIONS, None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # macOS reports no hard limit but refuses more than its kernel's OPEN_MAX (10,240).
+    for wanted in (hard, 10240):
+        if wanted == resource.RLIM_INFINITY or wanted <= soft:
+            continue
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            break
+        except (ValueError, OSError):
+            continue
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return max(SCREEN_CONNECTIONS, min(CONNECTIONS, limit - RESERVE)), limit
+
+
+class Addresses:
+    """The connections open from each client address, up to ``PER_ADDRESS`` each."""
+
+    def __init__(self, most: int = PER_ADDRESS):
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def admit(self, address) -> str | None:
+        """The address to give back when the connection ends (see :meth:`release`); None if
+        it is refused."""
+        host = address[0] if isinstance(address, tuple) else ""
+        if _loopback(host):
+            return ""
+        if self.open.get(host, 0) >= self.most:
+            return None
+        self.open[host] = self.open.get(host, 0) + 1
+        return host
+
+    def release(self, host: str) -> None:
+        if host:
+            self.open[host] -= 1
+            if not self.open[host]:
+                del self.open[host]
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _admitted(addresses: Addresses, sock, address, serve) -> None:
+    """Serve one connection unless its address has too many open: then close it at once."""
+    host = addresses.admit(address)
+    if host is None:
+        sock.close()
+        return
+    try:
+        serve()
+    finally:
+        addresses.release(host)
 
 
 # Modules that make locks or pick their waits as they are imported: each must come after patch.
@@ -89,7 +164,11 @@ def app_to_serve():
 def whole_body(wsgi_app):
     """``wsgi_app`` given the request's body read whole: 413 past ``BODY_MAX`` bytes, 408 if it
     does not come within ``BODY_SECONDS``. Neither server bounds the time a body takes, and
-    only gunicorn its size; a form's view reading a body that never comes would wait forever."""
+    only gunicorn its size; a form's view reading a body that never comes would wait forever.
+
+    It also gives the app ``environ["montones.on_reader_gone"]``: a stream, which writes only
+    now and then, learns that its reader closed the connection at once, not at its next
+    heartbeat (montones/live/stream.py)."""
     import gevent
 
     def app(environ, start_response):
@@ -105,9 +184,30 @@ def whole_body(wsgi_app):
             return _refuse(start_response, 413)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
+        sock = environ.get("gunicorn.socket") or environ.get("montones.socket")
+        if sock is not None:
+            environ["montones.on_reader_gone"] = lambda callback: _on_close(sock, callback)
         return wsgi_app(environ, start_response)
 
     return app
+
+
+def _on_close(sock, callback):
+    """Call ``callback`` once the client closes its end of ``sock``; return what stops the
+    watch. A client that sends more is not gone (the next write finds out if it is)."""
+    import gevent
+    from gevent.socket import wait_read
+
+    def watch():
+        try:
+            wait_read(sock.fileno())
+            if sock.recv(1, socket.MSG_PEEK):
+                return
+        except OSError:
+            pass
+        callback()
+
+    return gevent.spawn(watch).kill
 
 
 def _refuse(start_response, code: int) -> list[bytes]:
@@ -137,6 +237,25 @@ def gunicorn_worker():
     from gunicorn.workers.ggevent import GeventWorker
 
     class Worker(GeventWorker):
+        addresses = Addresses()
+
+        def patch(self):
+            # The process was patched first (patch()); gunicorn patches again, with subprocess,
+            # and gevent warns that the two calls differ.
+            from gevent.monkey import MonkeyPatchWarning
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MonkeyPatchWarning)
+                super().patch()
+
+        def handle(self, listener, client, addr):
+            _admitted(
+                self.addresses,
+                client,
+                addr,
+                lambda: super(Worker, self).handle(listener, client, addr),
+            )
+
         def handle_exit(self, sig, frame):  # SIGTERM
             gevent.spawn(_close_streams, self.wsgi)
             super().handle_exit(sig, frame)
@@ -148,7 +267,7 @@ def gunicorn_worker():
     return Worker
 
 
-def run_gunicorn(host: str, port: int, workers: int) -> None:
+def run_gunicorn(host: str, port: int, workers: int, connections: int = CONNECTIONS) -> None:
     from gunicorn.app.base import BaseApplication
 
     class Gunicorn(BaseApplication):
@@ -156,7 +275,7 @@ def run_gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("worker_class", "montones.serving.Worker")
             self.cfg.set("workers", workers)
-            self.cfg.set("worker_connections", CONNECTIONS)
+            self.cfg.set("worker_connections", connections)
             self.cfg.set("keepalive", KEEPALIVE)
             self.cfg.set("graceful_timeout", GRACE)
             # gunicorn 27's control socket is one path per user: two nights on one machine (or
@@ -228,7 +347,9 @@ def _handler_class():
         def get_environ(self):
             if self.path.startswith(("http://", "https://")):  # the absolute form: its path
                 self.path = "/" + self.path.split("://", 1)[1].partition("/")[2]
-            return super().get_environ()
+            environ = super().get_environ()
+            environ["montones.socket"] = self.socket  # as gunicorn's "gunicorn.socket"
+            return environ
 
         def finalize_headers(self):
             super().finalize_headers()
@@ -281,7 +402,7 @@ def _simple(code: int) -> bytes:
     ).encode() + text
 
 
-def run_pywsgi(host: str, port: int) -> None:
+def run_pywsgi(host: str, port: int, connections: int = CONNECTIONS) -> None:
     """Serve on ``host:port`` until Ctrl-C or SIGTERM: the same on Windows, macOS and Linux."""
     import gevent
     from gevent import pywsgi
@@ -291,8 +412,14 @@ def run_pywsgi(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=1024)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    server = pywsgi.WSGIServer(
-        listener, app, handler_class=_handler_class(), spawn=Pool(CONNECTIONS), log=None
+    addresses = Addresses()
+
+    class Server(pywsgi.WSGIServer):
+        def handle(self, sock, address):
+            _admitted(addresses, sock, address, lambda: super(Server, self).handle(sock, address))
+
+    server = Server(
+        listener, app, handler_class=_handler_class(), spawn=Pool(connections), log=None
     )
 
     def stop():

@@ -1,4 +1,5 @@
 import json
+import os
 import re
 import subprocess
 import sys
@@ -128,3 +129,25 @@ def test_escape_codes_in_a_file_are_shown_not_sent_to_the_terminal(tmp_path, cap
                 assert not CONTROL.search(out + err.rstrip("\n")), (source.name, out, err)
                 checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "url, refused",
+    [
+        ("postgresql://u@h/db", "needs --server gunicorn"),
+        ("postgresql+psycopg://u@h/db", "needs --server gunicorn"),  # SQLAlchemy's own form
+        ("sqlite:///night.sqlite", "needs DATABASE_URL=postgresql"),
+    ],
+)
+def test_several_workers_take_postgresql_in_either_form(tmp_path, url, refused):
+    """The database is checked before the server: a PostgreSQL URL in either form passes that
+    check, and the run stops at the next (pywsgi runs one process)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "montones", "serve", "--workers", "3", "--server", "portable"],
+        env={**os.environ, "DATABASE_URL": url},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and refused in done.stderr, done.stderr

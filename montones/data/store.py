@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from flask import current_app
 from flask.signals import Namespace
@@ -232,10 +232,29 @@ def bump(state: dict) -> dict:
 # --- the rest of the writes, and what they read under the lock ------------------------------
 
 
-def code_taken(conn: Connection, code: str) -> bool:
-    return (
-        conn.execute(select(GAME_TABLES.c.id).where(GAME_TABLES.c.code == code)).first() is not None
+# A table nobody ever sat at or acted on gives its room code back this long after it was made:
+# the codes are few (24**4), and tables made and left empty must not use them up.
+EMPTY_TABLE_KEEPS_CODE = timedelta(hours=12)
+
+
+def take_code(conn: Connection, code: str) -> bool:
+    """Whether a new table may have ``code``: no table has it, or only one that nobody ever sat
+    at or acted on and is older than ``EMPTY_TABLE_KEEPS_CODE``, whose row keeps a code that
+    cannot be typed instead ("-" and its id)."""
+    found = conn.execute(
+        select(GAME_TABLES.c.id, GAME_TABLES.c.created_at).where(GAME_TABLES.c.code == code)
+    ).first()
+    if found is None:
+        return True
+    if found.created_at > clock().utcnow() - EMPTY_TABLE_KEEPS_CODE:
+        return False
+    for rows in (PLAYERS, ACTION_LOG):
+        if conn.execute(select(rows.c.id).where(rows.c.table_id == found.id).limit(1)).first():
+            return False
+    conn.execute(
+        update(GAME_TABLES).where(GAME_TABLES.c.id == found.id).values(code=f"-{found.id:x}")
     )
+    return True
 
 
 def insert_table(conn: Connection, table: LockedTable) -> int:

@@ -49,8 +49,13 @@ def stream(code):
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
     screen = Screen(table.code, seen, ends=ends, **about)
 
+    # Under montones serve, a stream ends as soon as its reader closes the connection
+    # (montones.serving), not at the next heartbeat that fails: its connection is a descriptor.
+    on_reader_gone = request.environ.get("montones.on_reader_gone")
+
     def events():
         fanout = None
+        unwatch = on_reader_gone(screen.end) if on_reader_gone is not None else None
         try:
             yield RETRY
             live.broker.publish(table.code, table.version, table)  # a version unknown here yet
@@ -59,6 +64,8 @@ def stream(code):
                 yield data
                 fanout.taken(screen)
         finally:
+            if unwatch is not None:
+                unwatch()
             if fanout is not None:
                 fanout.remove(screen)
 

@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import Connection
 
 from montones.data import store
@@ -25,6 +26,7 @@ from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.games import game
 from montones.rules.table import moved
+from montones.service import names
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -59,7 +61,7 @@ def create_table(
     with transaction() as conn:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            if not store.code_taken(conn, code):
+            if store.take_code(conn, code):
                 break
         else:
             raise ServiceError("Could not find a free room code; try again.")
@@ -77,7 +79,11 @@ def create_table(
             state=state,
         )
         table.id = store.insert_table(conn, table)
-    return Snapshot.of(table), secret
+    snapshot = Snapshot.of(table)
+    # Told as a change is: a code taken back from an empty table must not still name that one
+    # in the live channel.
+    store.committed.send(current_app._get_current_object(), table=snapshot)
+    return snapshot, secret
 
 
 def join(code: str, name: str) -> tuple[Seat, str]:
@@ -87,6 +93,7 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         if table.ended_at:
             raise ServiceError("This table has ended.")
         seat = f"p{len(table.state['players']) + 1}"
+        names.check(name, table.state["players"].values())
         try:
             new_state, events = game(table.game).join(table.state, seat, name, table.starting_chips)
         except RulesError as error:

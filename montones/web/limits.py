@@ -7,9 +7,13 @@ someone's seat, is time: each device (its address on the room's network) has an 
 
 - ``seats`` (``SEATS_LIMIT``): joining a table or taking a seat back with a rejoin code, 5 in
   any 50 s.
-- ``guesses`` (``GUESSES_LIMIT``): a room code that names no table, 10 in any 60 s. Once a
-  device has used them up, every request of it that names a table waits its turn (429): at 600
-  codes an hour, finding one of 8 running tables takes about 69 hours on average.
+- ``guesses`` (``GUESSES_LIMIT``): a room code that names no table, 10 in any 60 s, wherever
+  it is named (a table's pages, ``/go``, a rules page's ``?t=``). Once a device has used them
+  up, every request of it that names a table waits its turn (429): at 600 codes an hour, finding
+  one of 8 running tables takes about 69 hours on average.
+- ``tables`` (``TABLES_LIMIT``): creating a table, 10 in any 10 minutes, so that no guest takes
+  the room codes (and a code whose table was left empty is taken back: see
+  ``service.create_table``).
 
 Both are moving windows (``RATELIMIT_STRATEGY``): a try counts against its device for one window
 after it is made. These allowances were token buckets (5 at once, then one every 10 s; 10 at
@@ -45,11 +49,20 @@ def missed() -> None:
 
 
 def _naming() -> bool:
-    return "code" in (request.view_args or {}) or request.endpoint == "lobby.go"
+    """Whether the request names a table: its answer tells whether that table exists."""
+    return (
+        "code" in (request.view_args or {})
+        or request.endpoint == "lobby.go"
+        or (request.endpoint == "lobby.rules" and bool(request.args.get("t")))
+    )
 
 
 def _seating() -> bool:
     return request.method == "POST" and request.endpoint in ("play.join", "play.rejoin")
+
+
+def _creating() -> bool:
+    return request.method == "POST" and request.endpoint == "lobby.create"
 
 
 def _host_machine() -> bool:
@@ -89,6 +102,9 @@ def init_app(app) -> None:
             ),
             ApplicationLimit(
                 app.config["SEATS_LIMIT"], scope="seats", exempt_when=lambda: not _seating()
+            ),
+            ApplicationLimit(
+                app.config["TABLES_LIMIT"], scope="tables", exempt_when=lambda: not _creating()
             ),
         ],
     )

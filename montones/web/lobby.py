@@ -91,6 +91,7 @@ def rules(name):
         try:
             table = service.get_table(code)
         except service.NotFound:
+            limits.missed()  # it tells whether a table exists, as /go does
             table = None
     return render_template(
         "lobby/rules.html",

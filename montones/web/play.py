@@ -118,6 +118,14 @@ def _bad_request(error):
     return _gone(table, "out_of_date", 400, error.description)
 
 
+@bp.after_request
+def _not_kept(response):
+    """A seat's pages show its rejoin code, its hands and the table's record: no cache keeps
+    them (an answer that says otherwise keeps its own)."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
 @bp.app_errorhandler(service.NotFound)
 def _no_table(error):
     limits.missed()

@@ -24,8 +24,16 @@ SERVERS = ("gunicorn", "portable")
 
 
 def start_server(
-    folder: Path, port: int, workers: int = 1, server: str | None = None, **env_extra
+    folder: Path,
+    port: int,
+    workers: int = 1,
+    server: str | None = None,
+    host: str = "127.0.0.1",
+    open_files: int | None = None,
+    **env_extra,
 ) -> subprocess.Popen:
+    """``montones serve`` on ``host:port``; ``open_files``: its open-file limit, soft and hard
+    (so that it cannot raise it)."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'montones.sqlite'}",
@@ -40,7 +48,7 @@ def start_server(
             "montones",
             "serve",
             "--host",
-            "127.0.0.1",
+            host,
             "--port",
             str(port),
             "--public-url",
@@ -56,6 +64,7 @@ def start_server(
         stdout=log,
         stderr=log,
         start_new_session=True,  # its own process group: stopping it stops its workers too
+        preexec_fn=None if open_files is None else lambda: _limit_open_files(open_files),
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -74,6 +83,12 @@ def start_server(
         time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}")
+
+
+def _limit_open_files(limit: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
 
 def serving_pid(process: subprocess.Popen, wait: float = 10.0) -> int:

@@ -246,6 +246,18 @@ def test_the_host_link_the_host_pages_and_the_export_are_never_stored(app, table
     assert checked >= 16
 
 
+def test_a_seats_pages_are_never_stored(app, tables):
+    """A phone's page shows its rejoin code; its history, its verify pages and the rest of a
+    table's pages show the seat's hands: no cache keeps any of them."""
+    checked = set()
+    for (game, endpoint, actor, url, hx), response, _status, _kind in fetch_all(tables):
+        # The images (the join QR code, the standings chart) keep their own rules.
+        if endpoint.startswith("play.") and response.mimetype == "text/html":
+            assert response.headers.get("Cache-Control") == "no-store", (game, url, actor, hx)
+            checked.add(endpoint)
+    assert {"play.page", "play.recall", "play.verify"} <= checked
+
+
 def test_a_server_error_carries_the_content_security_policy_too(tmp_path):
     app = make_app(tmp_path)
 

@@ -130,3 +130,31 @@ def test_rejoin_guesses_are_limited_and_never_wait_for_the_tables_lock(app, cloc
         holder.join(10)
     assert statuses == [422] * 5 + [429]
     assert took < 1.0  # the write lock was held throughout: no guess waited for it
+
+
+def test_a_device_makes_ten_tables_in_ten_minutes_and_waits_for_the_eleventh(app, clock):
+    from tests.helpers.liveserver import MONTONES_FORM
+    from tests.helpers.nights import fresh_token
+
+    maker, host = phone(app, "10.0.0.80"), app.test_client()
+
+    def create(client):
+        return client.post("/tables", data={**MONTONES_FORM, "csrf_token": fresh_token(client)})
+
+    assert [create(maker).status_code for _ in range(10)] == [303] * 10
+    refused = create(maker)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "600"
+    assert create(phone(app, "10.0.0.81")).status_code == 303  # another device
+    assert create(host).status_code == 303  # the host's own machine
+    clock.advance(600.5)
+    assert create(maker).status_code == 303
+
+
+def test_a_rules_page_that_names_a_missing_table_counts_as_a_guess(app, clock):
+    night = Night(app, "Ana")
+    guesser = phone(app, "10.0.0.82")
+    for n in range(10):
+        answer = guesser.get(f"/rules/montones?t=QQ{'ABCDEFGHJK'[n]}Q")
+        assert answer.status_code == 200
+    assert guesser.get(f"/rules/montones?t={night.code}").status_code == 429
+    assert guesser.get("/rules/montones").status_code == 200  # naming no table: not a guess

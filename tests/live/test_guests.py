@@ -1,0 +1,202 @@
+"""Hostile guests, third round, against each server ``montones serve`` runs: one address taking
+every connection of a server at its open-file limit, streams whose reader went, and bodies of a
+megabyte. The others are served within the hostile tests' budgets, the log stays small, and
+every table's chips balance after each attack."""
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.helpers.liveserver import (
+    SERVERS,
+    betting_table,
+    free_port,
+    serving_pid,
+    start_server,
+    stop_server,
+)
+from tests.helpers.netns import room
+from tests.live.test_hostile import P95_LIMIT, p95
+
+pytestmark = pytest.mark.timed
+
+# A guest's flood: ``n`` connections to ``host:port``, each half a request, held until its
+# stdin closes. It prints how many it opened.
+FLOOD = """
+import socket, sys
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+held = []
+for _ in range(n):
+    try:
+        sock = socket.create_connection((host, port), timeout=5)
+        sock.sendall(b"GET / HTTP/1.1\\r\\nHost: x\\r\\nX-Slow: ")
+        held.append(sock)
+    except OSError:
+        pass
+print(len(held), flush=True)
+sys.stdin.read()
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descriptors(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return next(int(line.split()[1]) for line in status.splitlines() if "VmRSS" in line) / 1024
+
+
+def chips_balance(db: Path) -> None:
+    """Every ledger version sums to zero, and every table holds (players, bank and the stakes
+    on the felt) what the house issued it."""
+    with sqlite3.connect(db) as conn:
+        unbalanced = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM ledger GROUP BY table_id, version "
+            "HAVING SUM(amount) != 0)"
+        ).fetchone()[0]
+        assert unbalanced == 0
+        for table_id, text in conn.execute("SELECT id, state FROM game_tables"):
+            state = json.loads(text)
+            held = sum(p["chips"] for p in state["players"].values())
+            held += state["bank"]["amount"] if state.get("bank") else 0
+            if state.get("hand") and state["phase"] == "betting":
+                held += sum(bet["amount"] or 0 for bet in state["hand"]["bets"])
+            issued = -conn.execute(
+                "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE table_id = ? "
+                "AND account = 'house'",
+                (table_id,),
+            ).fetchone()[0]
+            assert held == issued, (table_id, held, issued)
+
+
+def timed_taps(base: str, code: str, punter, rounds: int = 30) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
+    with httpx.Client(base_url=base, timeout=5) as guest:
+        for _ in range(rounds):
+            for name, ask in (
+                ("healthz", lambda: guest.get("/healthz")),
+                ("home", lambda: guest.get("/")),
+                # A bet, then takes it back: every one moves the table.
+                ("tap", lambda: punter.post(f"/t/{code}/a/bet", heap=1, amount=1)),
+            ):
+                started = time.monotonic()
+                assert ask().status_code == 200
+                times[name].append(time.monotonic() - started)
+    return times
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_one_address_takes_no_more_than_its_share_of_a_server_at_its_open_file_limit(
+    tmp_path, server
+):
+    with room() as guests:
+        port = free_port()
+        process = start_server(tmp_path, port, server=server, host="0.0.0.0", open_files=256)
+        flood = None
+        try:
+            log = tmp_path / "server.log"
+            assert "Open files allowed: 256, so up to 192 connections" in log.read_text()
+            # Another guest of the room: this namespace's own address on the veth pair.
+            base = f"http://{guests.here}:{port}"
+            code, punter = betting_table(base)
+            pid = serving_pid(process)
+            flood = guests.run(
+                FLOOD, guests.here, str(port), "1000", stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            )
+            assert int(flood.stdout.readline()) > 0
+            logged, cpu = log.stat().st_size, cpu_seconds(pid)
+            time.sleep(1.0)
+            assert cpu_seconds(pid) - cpu < 0.2, "the worker spins"
+            assert descriptors(pid) < 100, descriptors(pid)  # the flood holds its share only
+            times = timed_taps(base, code, punter)
+            for name, seconds in times.items():
+                assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
+            assert log.stat().st_size - logged < 20_000, log.read_text()[-2000:]
+        finally:
+            if flood is not None:
+                flood.kill()
+                flood.wait()
+            stop_server(process)
+    chips_balance(tmp_path / "montones.sqlite")
+
+
+@pytest.fixture(params=SERVERS)
+def live(request, tmp_path):
+    port = free_port()
+    process = start_server(tmp_path, port, server=request.param)
+    yield f"http://127.0.0.1:{port}", port, process, tmp_path
+    stop_server(process)
+
+
+def test_a_stream_whose_reader_went_frees_its_descriptor_at_once(live):
+    base, port, process, _folder = live
+    code, _punter = betting_table(base)
+    pid = serving_pid(process)
+    before = descriptors(pid)
+    streams = []
+    for _ in range(50):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(f"GET /t/{code}/stream?screen=tv&v=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert sock.recv(12) == b"HTTP/1.1 200"
+        streams.append(sock)
+    assert descriptors(pid) >= before + 50
+    for sock in streams:
+        sock.close()
+    closed = time.monotonic()
+    while descriptors(pid) > before + 2 and time.monotonic() - closed < 5:
+        time.sleep(0.05)
+    assert descriptors(pid) <= before + 2
+    assert time.monotonic() - closed < 2.0  # not at the next heartbeat, 15 s on
+
+
+def test_a_flood_of_large_bodies_leaves_the_memory_of_a_night(live):
+    """1,000 connections that say they send a megabyte are refused before a byte of it is
+    read; 1,000 that each send 59 kB of a 60 kB form and stop are held at most 64 kB each."""
+    base, port, process, folder = live
+    code, punter = betting_table(base)
+    pid = serving_pid(process)
+    before = rss_mb(pid)
+    big = []
+    for _ in range(1000):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(
+            b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+            b"\r\nContent-Length: 1048576\r\n\r\n" + b"x" * 65536
+        )
+        big.append(sock)
+    for sock in big:
+        assert sock.recv(12) == b"HTTP/1.1 413"
+        sock.close()
+    held = []
+    for _ in range(1000):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(
+            b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+            b"\r\nContent-Length: 60000\r\n\r\n" + b"x" * 59000
+        )
+        held.append(sock)
+    time.sleep(1.0)
+    peak = rss_mb(pid)
+    try:
+        times = timed_taps(base, code, punter, rounds=10)
+        for name, seconds in times.items():
+            assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
+    finally:
+        for sock in held:
+            sock.close()
+    print(f"RSS {before:.0f} MB before, {peak:.0f} MB with 1,000 bodies held")
+    assert peak - before < 150, (before, peak)
+    chips_balance(folder / "montones.sqlite")
