@@ -2,7 +2,11 @@
 
 What every screen of a kind shows alike (the felt of a phone, the whole TV) is rendered once per
 table, version, kind of screen and language, in the live channel's render cache, and pushed in
-the events themselves: forty screens cost one render, not forty. A seated phone whose own
+the events themselves: forty screens cost one render, not forty. A screen is sent its regions
+whole when its stream opens, and after that, in one ``update`` event, only the parts of them
+that differ from the render it was last sent (:mod:`montones.live.parts`), as htmx swaps them out
+of band; the parts from one render to the next are worked out once for every screen that makes
+that step. A seated phone whose own
 regions (its chips, its action bar) show something new is then told (``mine``, at the broker's
 pace for tells) and fetches them; the host's page is sent the version (``changed``) and fetches what it shows.
 """
@@ -18,15 +22,21 @@ from montones import service
 from montones.data import history
 from montones.data.clock import clock
 from montones.data.snapshot import Snapshot
-from montones.live import channel
+from montones.live import channel, parts
 from montones.live.fanout import Screen
 from montones.rules.games import game
 from montones.web import tv as tv_views
 from montones.web.common import block_drawer, join_url, table_view
 
 # What each kind of screen receives in its events: (event name, page template, block).
+# Each block is one element whose id is the block's name. A phone's "tap" carries the version
+# and stage its taps on the felt were made at (the felt's forms name only what they tap).
 SHARED = {
-    "phone": [("felt", "play/table.html", "felt"), ("odds", "play/table.html", "odds")],
+    "phone": [
+        ("tap", "play/table.html", "tap"),
+        ("felt", "play/table.html", "felt"),
+        ("odds", "play/table.html", "odds"),
+    ],
     "tv": [
         ("tv_status", "tv/table.html", "tv_status"),
         ("felt", "tv/table.html", "felt"),
@@ -37,16 +47,45 @@ SHARED = {
 
 
 class Render:
-    """What every screen of a kind shows of a table at a version: its blocks, and the same
-    blocks as the events a stream sends."""
+    """What every screen of a kind shows of a table at a version: its blocks, their parts, and
+    the event that sends them whole."""
 
-    __slots__ = ("blocks", "events")
+    __slots__ = ("blocks", "parts", "whole", "_since")
+    STEPS = 4  # the renders whose step to this one is kept: a screen or two behind, at most
 
     def __init__(self, blocks: dict[str, str]):
         self.blocks = blocks
-        # A block with nothing in it for this game (Montones' odds) is not sent.
-        sent = [event(name, html) for name, html in blocks.items() if html.strip()]
-        self.events = "".join(sent).encode()
+        # A block with nothing in it for this game (Montones' odds) is not sent. Split once
+        # its line breaks are spaces (see event()), as the screens get it.
+        self.parts = {
+            name: parts.region_parts(_one_line(html), name)
+            for name, html in blocks.items()
+            if html.strip()
+        }
+        self.whole = _update(
+            [parts.out_of_band(found[name].html) for name, found in self.parts.items()]
+        )
+        self._since: dict[Render, bytes] = {}
+
+    def since(self, old: Render | None) -> bytes:
+        """What brings a screen that holds ``old`` (None: nothing known) to this render: the
+        parts that differ, or every region when that is no more."""
+        if old is None:
+            return self.whole
+        found = self._since.get(old)
+        if found is None:
+            pieces = [
+                piece
+                for name, now in self.parts.items()
+                for piece in parts.changed(old.parts.get(name), now, name)
+            ]
+            found = _update(pieces) if pieces else b""
+            if len(found) >= len(self.whole):
+                found = self.whole
+            if len(self._since) >= self.STEPS:  # only the fan-out thread asks
+                del self._since[next(iter(self._since))]
+            self._since[old] = found
+        return found
 
 
 def shared(table, screen: str, locale: str) -> Render:
@@ -62,7 +101,6 @@ def _render(table, screen: str) -> Render:
         "table": table,
         "v": table_view(table),
         "stage": service.stage(table.state),
-        "nonce": f"v{table.version}",
         "join_url": join_url(table),
         "oob": False,
         "tv": screen == "tv",
@@ -73,12 +111,17 @@ def _render(table, screen: str) -> Render:
     return Render({name: drawers[template](block) for name, template, block in SHARED[screen]})
 
 
-def phone_block(table, block: str, locale: str, oob: bool) -> str | None:
+def phone_block(table, block: str, locale: str, oob: bool, seat: str | None = None) -> str | None:
     """A block every phone shows alike (the felt, the odds) as the streams push it (rendered
-    once); None for a block of the phone's own."""
+    once); None for a block of the phone's own. Drawn for ``seat``'s answer, it is then what
+    that phone holds, which its streams here no longer know: they send it every region next."""
     if block not in (name for name, _template, _block in SHARED["phone"]):
         return None
     html = shared(table, "phone", locale).blocks[block]
+    if seat is not None:
+        for screen in channel.of().screens(table.code):
+            if screen.about["seat"] == seat and screen.about["screen"] == "phone":
+                screen.about["shown"] = None
     if html and oob:
         return html.replace(f'id="{block}"', f'id="{block}" hx-swap-oob="true"', 1)
     return html
@@ -109,7 +152,9 @@ def order(screen: Screen) -> int:
 
 
 def update(screen: Screen, table: Snapshot) -> bytes:
-    """What every screen of its kind is sent; the host's page, the version alone."""
+    """What brings ``screen`` from the render it was last sent (``about["shown"]``: none yet
+    when its stream opens) to the one every screen of its kind shows of ``table``; the host's
+    page, the version alone."""
     about = screen.about
     kind, locale = about["screen"], about["locale"]
     if kind == "tv" and table.tv_language:  # the host may change it while the TV looks
@@ -118,17 +163,23 @@ def update(screen: Screen, table: Snapshot) -> bytes:
         return b"event: changed\ndata: %d\n\n" % table.version
     reason = departure(table.state, about) if kind == "phone" else None
     if reason is None and (table.code, table.version, kind, locale) in channel.of().renders:
-        return shared(table, kind, locale).events
+        return _sent(about, shared(table, kind, locale))
     # Rendered as for the screen's own request: its address (the links in the blocks) and its
     # language.
     with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
-        events = shared(table, kind, locale).events
+        events = _sent(about, shared(table, kind, locale))
         if reason is None:
             return events
         # Told once, over everything on it; a phone without its seat is told nothing more.
         about["seat"] = None
         gone = render_template("play/_gone.html", table=table, gone=reason, oob=False)
         return events + event("gone", gone).encode()
+
+
+def _sent(about: dict, render: Render) -> bytes:
+    data = render.since(about.get("shown"))
+    about["shown"] = render
+    return data
 
 
 def departure(state: dict, about: dict) -> str | None:
@@ -223,6 +274,15 @@ def tick(code: str) -> None:
 _LINE_BREAKS = re.compile(r"\n[ \t\n]*")
 
 
+def _one_line(html: str) -> str:
+    return _LINE_BREAKS.sub(" ", html.replace("\r", "\n")).strip()
+
+
+def _update(elements: list[str]) -> bytes:
+    """The ``update`` event: out-of-band ``elements``, each on one line already."""
+    return f"event: update\ndata: {''.join(elements)}\n\n".encode()
+
+
 def event(name: str, html: str) -> str:
     """One SSE event carrying a block of HTML on one ``data:`` line.
 
@@ -231,5 +291,4 @@ def event(name: str, html: str) -> str:
     <textarea>): a block of a few hundred lines would be that many ``data:`` lines for every
     screen to take apart again.
     """
-    data = _LINE_BREAKS.sub(" ", html.replace("\r", "\n")).strip()
-    return f"event: {name}\ndata: {data}\n\n"
+    return f"event: {name}\ndata: {_one_line(html)}\n\n"

@@ -34,7 +34,7 @@ from montones.web.tv import in_table_language
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = "play/table.html"
-REGIONS = ["status", "felt", "odds", "bar"]
+REGIONS = ["status", "tap", "felt", "odds", "bar"]
 # A phone's own regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
@@ -76,10 +76,11 @@ def _confirming(rules, kind: str | None) -> str | None:
     return kind if spec is not None and spec.confirm and not spec.host else None
 
 
-def _shared(table):
+def _shared(table, player):
     """The felt and the odds as every phone gets them, from the render the streams share."""
     locale = str(get_locale())
-    return lambda block, oob: updates.phone_block(table, block, locale, oob)
+    seat = player.seat if player else None
+    return lambda block, oob: updates.phone_block(table, block, locale, oob, seat)
 
 
 def _seated(code):
@@ -162,7 +163,7 @@ def region(code, region):
         PAGE,
         blocks,
         all_oob=region in ("all", "mine"),
-        prerendered=_shared(table),
+        prerendered=_shared(table, player),
         **_context(table, player),
     )
 
@@ -212,7 +213,7 @@ def act(code, kind):
             asked,
             params,
             stage_seen=request.form.get("stage") or None,
-            nonce=request.form.get("nonce") or None,
+            nonce=_nonce(request.form),
         )
     except service.ServiceError as error:
         notice, status = refusal(error), error.status
@@ -236,9 +237,18 @@ def act(code, kind):
         REGIONS if notice else MINE,
         http_status=status,
         all_oob=True,
-        prerendered=_shared(table),
+        prerendered=_shared(table, player),
         **_context(table, player, notice=notice),
     )
+
+
+def _nonce(form) -> str | None:
+    """What makes a tap one tap: a form of the phone's own regions carries its nonce; a tap on
+    the felt, the felt's version (``seen``, from #tap) and what it tapped (``key``)."""
+    if form.get("nonce"):
+        return form["nonce"]
+    seen, key = form.get("seen"), form.get("key")
+    return f"v{seen}-{key}" if seen and key else None
 
 
 def _ask(code: str, kind: str):
@@ -261,7 +271,7 @@ def _ask(code: str, kind: str):
         PAGE,
         MINE,
         all_oob=True,
-        prerendered=_shared(table),
+        prerendered=_shared(table, player),
         **_context(table, player, confirming=kind),
     )
 

@@ -36,17 +36,18 @@ SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
-    r'<li class="chip [^"]*" data-player="([^"]+)"[^>]*>\s*<span class="chip__name">[^<]*</span>'
-    r'\s*<span class="chip__amount">(\d+)</span>'
+    r'<li (?:id="[^"]*" )?class="chip [^"]*" data-player="([^"]+)"[^>]*>\s*'
+    r'<span class="chip__name">[^<]*</span>\s*<span class="chip__amount">(\d+)</span>'
 )
-# The phone's tap form on a heap, and the withdraw form on one of its own chips (_felt.html).
+# The phone's tap form on a heap, and the withdraw form on one of its own chips (_felt.html);
+# what every tap on the felt sends with them (#tap: the stage and version the felt shows).
 TAP_RE = re.compile(
-    r'name="heap" value="(\d+)">\s*<input type="hidden" name="stage" value="([^"]*)">'
-    r'\s*<input type="hidden" name="nonce" value="([^"]*)">'
+    r'name="heap" value="(\d+)">\s*<input type="hidden" name="key" value="([^"]*)">'
 )
-# A chip on the felt (the same for every phone) and its withdraw button's values.
-WITHDRAW_RE = re.compile(
-    r'data-player="([^"]+)" data-bet="(\d+)">.*?"nonce": "([^"]*)", "stage": "([^"]*)"', re.S
+WITHDRAW_RE = re.compile(r'data-player="([^"]+)" data-bet="(\d+)">.*?"key": "([^"]*)"', re.S)
+SEEN_RE = re.compile(
+    r'id="tap"[^>]*><input type="hidden" name="stage" value="([^"]*)">'
+    r'<input type="hidden" name="seen" value="([^"]*)">'
 )
 
 # One pool per client, big enough for a stream plus the fetches it triggers (an aborted fetch
@@ -406,11 +407,16 @@ async def open_hand(code: str, players: list[Player], bank: int, db_path: Path, 
     return banker, others
 
 
+def _seen(html: str) -> dict:
+    found = SEEN_RE.search(html)
+    return {"stage": found.group(1), "seen": found.group(2)} if found else {}
+
+
 def tap_form(html: str, heap: int) -> dict | None:
-    """The hidden fields of the phone's tap form on ``heap``, from HTML the phone holds."""
+    """The fields the phone's tap on ``heap`` posts, from HTML the phone holds."""
     for found in TAP_RE.finditer(html):
         if int(found.group(1)) == heap:
-            return {"heap": heap, "stage": found.group(2), "nonce": found.group(3)}
+            return {"heap": heap, "key": found.group(2), **_seen(html)}
     return None
 
 
@@ -418,11 +424,72 @@ def own_bets(html: str, seat: str | None) -> list[tuple[int, dict]]:
     """(bet id, what its withdraw button posts) for each of ``seat``'s chips on the felt."""
     felt = FELT_RE.search(html)
     found = WITHDRAW_RE.findall(felt.group(0) if felt else "")
-    return [
-        (int(b), {"bet": b, "nonce": n, "stage": st})
-        for player, b, n, st in found
-        if player == seat
-    ]
+    seen = _seen(html) if found else {}
+    return [(int(b), {"bet": b, "key": k, **seen}) for player, b, k in found if player == seat]
+
+
+# --- what htmx does with an "update" event: its out-of-band elements, swapped by id --------------
+
+TAG_RE = re.compile(r"<(/?)([a-zA-Z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+OOB_RE = re.compile(r'<([a-zA-Z][\w:-]*) hx-swap-oob="([^"]*)"')
+
+
+def element_end(html: str, start: int) -> int:
+    """Where the element that starts at ``start`` ends."""
+    depth = 0
+    for tag in TAG_RE.finditer(html, start):
+        closing, name, attrs = tag.groups()
+        if closing:
+            depth -= 1
+        elif name.lower() in VOID or attrs.rstrip().endswith("/"):
+            if depth == 0:
+                return tag.end()
+            continue
+        else:
+            depth += 1
+        if depth == 0:
+            return tag.end()
+    raise ValueError("an element never closed")
+
+
+def swap_oob(held: str, data: str) -> str:
+    """``held`` once htmx has swapped the out-of-band elements of ``data`` into it."""
+    key = (held, data)
+    if key in _swapped:
+        return _swapped[key]
+    out, at = held, 0
+    if not held:  # nothing yet: the elements as they are (a stream's first update)
+        return OOB_RE.sub(r"<\1", data)
+    while (start := data.find("<", at)) >= 0:
+        at = element_end(data, start)
+        piece = data[start:at]
+        tag, how = OOB_RE.match(piece).groups()
+        piece = piece.replace(f' hx-swap-oob="{how}"', "", 1)
+        style, _, target = how.partition(":#")
+        if not target:
+            target = re.search(r' id="([^"]+)"', piece).group(1)
+        begin = out.rfind("<", 0, out.index(f' id="{target}"'))
+        end = element_end(out, begin)
+        inner = piece[TAG_RE.match(piece).end() : -len(f"</{tag}>")]
+        if style in ("true", "outerHTML"):
+            out = out[:begin] + piece + out[end:]
+        elif style == "delete":
+            out = out[:begin] + out[end:]
+        elif style == "afterend":
+            out = out[:end] + inner + out[end:]
+        elif style == "afterbegin":
+            opened = TAG_RE.match(out, begin).end()
+            out = out[:opened] + inner + out[opened:]
+        else:
+            raise ValueError(f"no swap {how!r} here")
+    _swapped[key] = out
+    if len(_swapped) > 64:
+        del _swapped[next(iter(_swapped))]
+    return out
+
+
+_swapped: dict[tuple[str, str], str] = {}
 
 
 def felt_stakes(html: str, region: str | None = None) -> int | None:
@@ -500,8 +567,8 @@ class Screen:
     """A live screen: an EventSource on the stream, and what the page does on each event.
 
     On ``event: changed`` the page's #live element GETs its ``all`` partial (hx-sync
-    "this:replace": a newer event aborts a fetch still in flight). An event whose data is HTML
-    (starts with ``<``) is swapped as it comes, the way an ``sse-swap`` region would be.
+    "this:replace": a newer event aborts a fetch still in flight). An ``update`` event's
+    out-of-band elements are swapped into what the screen holds, as htmx swaps them.
     """
 
     def __init__(
@@ -637,7 +704,10 @@ class Screen:
         self.stats["events"] += 1
         if self.tracker:
             self.tracker.event(self, t)
-        if data.lstrip().startswith("<"):
+        if event == "update":
+            self.stats["pushed"] += 1
+            self.swap(swap_oob(self.held, data), t)
+        elif data.lstrip().startswith("<"):
             self.stats["pushed"] += 1
             self.swap(data, t, region=event)
         elif event == "changed" and self.partial:

@@ -75,14 +75,24 @@ def flashed(response) -> str | None:
 
 
 def forms(response, kind: str) -> list[dict[str, str]]:
-    """The hidden fields of every form on a page that posts the action ``kind``."""
+    """The hidden fields every form on a page that posts the action ``kind`` sends: its own,
+    and those of #tap for a form on the felt (its hx-include)."""
+    page = response.get_data(as_text=True)
     found = []
-    for block in response.get_data(as_text=True).split("<form")[1:]:
+    for block in page.split("<form")[1:]:
         block = block.split("</form>")[0]
         if re.search(rf'action="/t/[A-Z]{{4}}/a/{kind}"', block):
             fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', block)
-            found.append({name: html.unescape(value) for name, value in fields})
+            sent = {name: html.unescape(value) for name, value in fields}
+            found.append({**tap_fields(page), **sent} if "#tap" in block else sent)
     return found
+
+
+def tap_fields(page: str) -> dict[str, str]:
+    """What #tap adds to a tap on the felt: the stage and the version the felt shows."""
+    tap = re.search(r'<div id="tap"[^>]*>(.*?)</div>', page)
+    fields = re.findall(r'name="([^"]+)" value="([^"]*)"', tap.group(1)) if tap else []
+    return {name: html.unescape(value) for name, value in fields}
 
 
 class Night:

@@ -34,6 +34,7 @@ from tests.helpers.nights import (
     forms,
     fresh_token,
     notice,
+    tap_fields,
 )
 
 JOIN_FIRST = "Join the table first."
@@ -657,9 +658,9 @@ def test_a_tap_from_an_older_stage_is_refused_with_the_fresh_regions(app, seen):
     assert notice(response) == STALE
     assert night.snapshot() == before
     html = response.get_data(as_text=True)
-    for region in ("status", "felt", "bar"):
+    for region in ("status", "tap", "felt", "bar"):
         assert f'id="{region}"' in html
-    assert html.count('hx-swap-oob="true"') == 3
+    assert html.count('hx-swap-oob="true"') == 4
     # The fresh regions carry the stage the table is at now, and the heaps to tap.
     assert 'name="stage" value="1-betting"' in html
     assert 'name="heap" value="3"' in html
@@ -681,8 +682,9 @@ def test_a_tap_from_the_previous_hand_is_stale(app):
 
 def withdraw_buttons(response) -> list[dict]:
     """The values each withdraw button (✕ on a chip of the felt) posts, as the page has them."""
-    found = re.findall(r"class=\"chip__withdraw\"[^>]*hx-vals='([^']*)'", response.get_data(True))
-    return [json.loads(html.unescape(vals)) for vals in found]
+    page = response.get_data(True)
+    found = re.findall(r"class=\"chip__withdraw\"[^>]*hx-vals='([^']*)'", page)
+    return [{**tap_fields(page), **json.loads(html.unescape(vals))} for vals in found]
 
 
 def test_a_withdraw_from_the_previous_hand_is_stale(app):
@@ -743,17 +745,24 @@ def test_a_double_click_on_close_is_not_reported_stale(app):
     assert night.snapshot() == after
 
 
-def test_the_felt_carries_fresh_nonces_for_each_version_of_the_table(app):
-    # The felt is rendered once per version for every phone: its nonces change with the table,
-    # so a tap resent before the table moved on is a double click, and one after it is not.
+def test_a_tap_on_the_felt_sends_the_version_it_was_made_at_from_one_place(app):
+    # The felt is rendered once per version for every phone, and its forms name only what they
+    # tap: the version they were made at comes from #tap, so that a new version changes that
+    # element and not every form. A tap resent before the table moved on is a double click,
+    # and one after it is not.
     night = betting(app)
     first = forms(night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX), "tap")
     again = forms(night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX), "tap")
     night.ok("Eva", "bet", heap=1, amount=5)
     later = forms(night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX), "tap")
-    assert [f["heap"] for f in first] == ["1", "2", "3"]
-    assert [f["nonce"] for f in first] == [f["nonce"] for f in again]
-    assert {f["nonce"] for f in first}.isdisjoint({f["nonce"] for f in later})
+    assert [f["heap"] for f in first] == [f["key"] for f in first] == ["1", "2", "3"]
+    assert first == again and [f["key"] for f in later] == ["1", "2", "3"]
+    assert {f["seen"] for f in first} == {str(night.state()["version"] - 1)}
+    assert {f["seen"] for f in later} == {str(night.state()["version"])}
+    for _ in range(2):
+        night.ok("Ben", "tap", mode="bet", amount=5, **later[1])
+    night.ok("Ben", "tap", mode="bet", amount=5, **forms(night.page("Ben"), "tap")[1])
+    assert [b["amount"] for b in night.state()["hand"]["bets"] if b["player"] == "p2"] == [5, 5]
 
 
 def test_two_phones_fresh_from_a_page_load_both_bet_on_heap_1(app):

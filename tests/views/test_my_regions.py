@@ -95,5 +95,5 @@ def test_a_phones_felt_sends_the_intent_with_its_withdraw_buttons(betting):
     betting.ok("Ben", "tap", heap=1, mode="bet", amount=1, custom="")
     page = betting.page("Ben").get_data(as_text=True)
     felt = page[page.index('<section id="felt"') :]
-    assert re.search(r'<ol class="heaps[^"]*" hx-include="#intent">', felt)
+    assert re.search(r'<ol class="heaps[^"]*" hx-include="#intent, #tap">', felt)
     assert 'class="chip__withdraw"' in felt

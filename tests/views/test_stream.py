@@ -30,8 +30,9 @@ def night(app):
 class Stream:
     """An open stream, read an event at a time."""
 
-    def __init__(self, client, url):
-        self.response = client.get(url, buffered=False, headers={"Accept-Language": "en"})
+    def __init__(self, client, url, headers=None):
+        headers = headers or {"Accept-Language": "en"}
+        self.response = client.get(url, buffered=False, headers=headers)
         assert self.response.mimetype == "text/event-stream"
         self.chunks = iter(self.response.response)
         self.pending = ""
@@ -62,11 +63,12 @@ def test_every_change_reaches_a_phone_as_its_felt_and_mine_when_its_own_regions_
     version = night.state()["version"]
     stream = Stream(night.clients["Ben"], url(night, "phone", version))
     try:
-        # The first change since the stream opened: the felt, then "mine" (what the phone
-        # showed before is not known to the stream).
+        # The first change since the stream opened: the felt whole, then "mine" (what the
+        # phone showed before is not known to the stream).
         night.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
         events = stream.events(until="mine")
-        assert [name for name, _data in events] == ["felt", "mine"]
+        assert [name for name, _data in events] == ["update", "mine"]
+        assert 'id="felt" ' in events[0][1]
         assert "Eva" in events[0][1] and events[1][1] == str(version + 1)
         # Eva takes her bet back: every felt changes, Ben's chips and bar do not, and he is
         # not told. Ben bets: his chips change, and his tap's answer drew them, so he is not
@@ -75,7 +77,7 @@ def test_every_change_reaches_a_phone_as_its_felt_and_mine_when_its_own_regions_
         night.ok("Ben", "tap", heap=2, mode="bet", amount=2, custom="")
         assert night.host_do("pause").status_code == 303
         names = stream.events(until="mine")
-        assert set(name for name, _ in names[:-1]) == {"felt"}
+        assert set(name for name, _ in names[:-1]) == {"update"}
         assert names[-1] == ("mine", str(version + 4))
     finally:
         stream.close()
@@ -101,8 +103,10 @@ def test_a_phone_is_not_told_of_the_version_its_own_tap_made_though_its_answer_c
 def test_the_tv_gets_its_regions_and_no_mine(night):
     stream = Stream(night.host, url(night, "tv", 0))
     try:
-        events = stream.events(until="recent")
-        assert [name for name, _data in events] == ["tv_status", "felt", "players", "recent"]
+        ((name, data),) = stream.events(until="update")
+        regions = ["tv_status", "felt", "players", "recent"]
+        at = [data.find(f' hx-swap-oob="true" id="{region}"') for region in regions]
+        assert -1 not in at and at == sorted(at)
     finally:
         stream.close()
 
@@ -122,7 +126,7 @@ def test_the_phones_of_one_language_share_one_render_of_a_version(night, monkeyp
     night.ok("Eva", "tap", heap=2, mode="bet", amount=1, custom="")  # a version not rendered yet
     streams = [Stream(night.clients[name], url(night, "phone", 0)) for name in ("Ben", "Eva")]
     try:
-        felts = [dict(stream.events(until="mine"))["felt"] for stream in streams]
+        felts = [dict(stream.events(until="mine"))["update"] for stream in streams]
         assert felts[0] == felts[1]
         assert rendered == [("phone",)]
     finally:
@@ -160,13 +164,13 @@ def test_a_phone_sent_away_by_the_host_is_told_by_its_stream(app):
     try:
         assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
         events = stream.events(until="gone")
-        assert [name for name, _data in events] == ["felt", "gone"]
+        assert [name for name, _data in events] == ["update", "gone"]
         gone = events[-1][1]
         assert "The host sent you away from this table" in gone and 'role="alertdialog"' in gone
         assert "Only the host can let you back in" in gone
         # Told once, and then no "mine" for a seat it no longer holds.
         night.ok("Eva", "bet", heap=1, amount=3)
-        assert [name for name, _ in stream.events(until="felt")] == ["felt"]
+        assert [name for name, _ in stream.events(until="update")] == ["update"]
     finally:
         stream.close()
 
@@ -184,7 +188,7 @@ def test_a_phone_whose_seat_moved_to_another_device_is_told_by_its_stream(app):
         )
         assert response.status_code == 303
         events = stream.events(until="gone")
-        assert [name for name, _data in events] == ["felt", "gone"]
+        assert [name for name, _data in events] == ["update", "gone"]
         assert "Your seat moved to another device" in events[-1][1]
         assert f"/t/{night.code}/rejoin" in events[-1][1]  # what it can do: take it back
         # The new phone's stream is not told so: the seat is its own.
@@ -192,7 +196,7 @@ def test_a_phone_whose_seat_moved_to_another_device_is_told_by_its_stream(app):
         other = Stream(phone, url(night, "phone", version))
         try:
             night.ok("Eva", "bet", heap=1, amount=3)
-            assert [name for name, _ in other.events(until="mine")] == ["felt", "mine"]
+            assert [name for name, _ in other.events(until="mine")] == ["update", "mine"]
         finally:
             other.close()
     finally:
@@ -213,7 +217,7 @@ def test_every_phone_gets_its_own_language_in_every_pushed_region(app):
         night.ok("Eva", "bet", heap=1, amount=3)  # rendered first for Eva, in English
         (_name, felt_es), _mine = ben.events(until="mine")
         # Eva's own regions came with her tap's answer: her stream sends the felt alone.
-        ((_name, felt_en),) = eva.events(until="felt")
+        ((_name, felt_en),) = eva.events(until="update")
         assert "Montón 1" in felt_es and "Heap 1" not in felt_es
         assert "Heap 1" in felt_en and "Montón 1" not in felt_en
         assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
