@@ -1,6 +1,7 @@
 """The web: blueprints by audience (``lobby``, ``play`` for the phones, ``tv``, ``host``, and the
 live ``stream``), their drawing helpers (``common``), and the web's add-ons: ``security``
-(sessions, CSRF, headers), ``limits`` (allowances per client address), ``chart`` and ``i18n``.
+(sessions, CSRF, headers), ``limits`` (allowances per client address), ``assets`` (compression,
+static files kept by the browser), ``chart`` and ``i18n``.
 
 May import every layer below: ``montones.rules``, ``montones.data``, ``montones.service`` and
 ``montones.live``. A view parses, asks the service, and renders; it names no game.
@@ -8,10 +9,11 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 
 from montones.live import stream
 from montones.rules.games import GAMES, game
-from montones.web import chart, common, host, lobby, play, tv
+from montones.web import assets, chart, common, host, lobby, play, tv
 
 
 def init_app(app):
+    assets.init_app(app)
     app.add_template_filter(common.percent)
     app.add_template_filter(common.number)
     app.add_template_filter(common.hour)

@@ -15,10 +15,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def render(app, source, lang="en", **context):
+    """A card as drawn, its sprite's address without the version (``?v=``, montones/web/assets.py)."""
     with app.test_request_context(headers={"Accept-Language": lang}):
-        return render_template_string(
+        html = render_template_string(
             '{% from "cards/_macros.html" import card, card_back, card_name %}' + source, **context
         )
+    return re.sub(r"suits\.svg\?v=[0-9a-f]{12}#", "suits.svg#", html)
 
 
 def aria_label(html):
