@@ -29,6 +29,9 @@ compress = Compress()
 
 def init_app(app) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", MIMETYPES)
+    # A static file is sent as a stream, which Flask-Compress by default compresses in anything
+    # but gzip: a phone at a plain-http address on the LAN asks for gzip or deflate only.
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["zstd", "br", "gzip", "deflate"])
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = HOUR
     compress.init_app(app)

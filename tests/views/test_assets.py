@@ -46,6 +46,11 @@ def test_pages_and_static_files_are_compressed(app):
     version = assets.version(app.static_folder, "js/app.js")
     script = app.test_client().get(f"/static/js/app.js?v={version}", headers=BROWSER)
     assert script.headers.get("Content-Encoding") in ("br", "zstd", "deflate", "gzip")
+    lan = app.test_client().get(
+        f"/static/js/app.js?v={version}", headers={"Accept-Encoding": "gzip"}
+    )
+    assert lan.headers["Content-Encoding"] == "gzip"
+    assert b"function" in gzip.decompress(lan.get_data())
 
 
 def test_the_stream_is_not_compressed_and_each_update_comes_as_it_is_made(app):
