@@ -12,7 +12,7 @@ from flask.templating import Environment
 from montones import web
 from montones.config import Config
 from montones.data import clock, models
-from montones.extensions import db
+from montones.extensions import db, htmx
 from montones.live import channel
 from montones.web import i18n, limits, security
 
@@ -93,6 +93,7 @@ def create_app(test_config=None):
     channel.init_app(app)
     db.init_app(app)
     i18n.init_app(app)
+    htmx.init_app(app)
     security.init_app(app)
     limits.init_app(app)
     web.init_app(app)

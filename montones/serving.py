@@ -14,11 +14,11 @@ The servers parse HTTP, keep connections alive and write every answer; what is h
   same), and the body is read whole before the app runs, within ``BODY_SECONDS`` and at most
   ``BODY_MAX`` bytes (:func:`whole_body`): a guest who sends half a request is dropped.
 - ``pywsgi``'s own parser takes what gunicorn's refuses (a bare CR or a NUL in a header, space
-  before a colon, a folded line, a Content-Length of "²" or "+5"); :class:`Handler` first has
-  the head read by h11, a strict parser, and refuses what h11 refuses.
-- ``TCP_NODELAY`` on every connection: without it each small answer waited ~44 ms for the
-  client's delayed ACK (Nagle's algorithm). gunicorn sets it on its listener, whose connections
-  inherit it; :class:`Handler` sets it on each connection.
+  before a colon, a folded line, a Content-Length of "+5", a lower-case method); :class:`Handler`
+  first has the head read by h11, a strict parser, and refuses what h11 or gunicorn refuses.
+- ``TCP_NODELAY`` on every connection: without it a small answer written in two sends waits
+  for the client's delayed ACK (Nagle's algorithm; docs/performance.md, "Serving"). gunicorn
+  sets it on its listener, whose connections inherit it; :class:`Handler` on each connection.
 - SIGTERM (and Ctrl-C) end every live stream cleanly at once (the live channel's ``close``);
   the server then stops within ``GRACE`` seconds.
 
@@ -122,13 +122,18 @@ def _admitted(addresses: Addresses, sock, address, serve) -> None:
 
 
 # Modules that make locks or pick their waits as they are imported: each must come after patch.
-EARLY = ("threading", "flask", "sqlalchemy", "psycopg", "gunicorn", "montones.factory")
+# (``threading`` itself may come before, as a site's .pth file can import it, so long as no
+# thread has started: gevent patches its module.)
+EARLY = ("flask", "sqlalchemy", "psycopg", "gunicorn", "montones.factory")
 
 
 def patch() -> None:
     """Make the standard library cooperative (gevent's monkey-patching): first thing, or not at
     all."""
     early = [name for name in EARLY if sys.modules.get(name) is not None]
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        early.append("a thread")
     if early:
         raise RuntimeError(f"montones serve: imported before gevent could patch: {early}")
     from gevent import monkey
@@ -163,12 +168,13 @@ def app_to_serve():
 
 def whole_body(wsgi_app):
     """``wsgi_app`` given the request's body read whole: 413 past ``BODY_MAX`` bytes, 408 if it
-    does not come within ``BODY_SECONDS``. Neither server bounds the time a body takes, and
-    only gunicorn its size; a form's view reading a body that never comes would wait forever.
+    does not come within ``BODY_SECONDS``. Neither server bounds a body's time or its size: a
+    form's view reading a body that never comes would wait forever.
 
     It also gives the app ``environ["montones.on_reader_gone"]``: a stream, which writes only
     now and then, learns that its reader closed the connection at once, not at its next
-    heartbeat (montones/live/stream.py)."""
+    heartbeat; and ``environ["montones.cut"]``, which closes the connection under a stream
+    whose reader takes nothing (montones/live/stream.py and fanout.py)."""
     import gevent
 
     def app(environ, start_response):
@@ -187,9 +193,18 @@ def whole_body(wsgi_app):
         sock = environ.get("gunicorn.socket") or environ.get("montones.socket")
         if sock is not None:
             environ["montones.on_reader_gone"] = lambda callback: _on_close(sock, callback)
+            environ["montones.cut"] = lambda: _cut(sock)
         return wsgi_app(environ, start_response)
 
     return app
+
+
+def _cut(sock) -> None:
+    """Close ``sock`` under whoever writes to it: the write fails, and the server lets go."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 def _on_close(sock, callback):
@@ -218,7 +233,7 @@ def _refuse(start_response, code: int) -> list[bytes]:
         [
             ("Content-Type", "text/plain; charset=utf-8"),
             ("Content-Length", str(len(text))),
-            ("Connection", "close"),  # the rest of the body is never read
+            ("Connection", "close"),  # what is left of the body is not wanted
         ],
     )
     return [text]
@@ -375,7 +390,8 @@ _REQUEST_LINE = re.compile(r"[A-Z]+ (?:/|\*|https?://)[!-~]* HTTP/1\.[0-9]\r?\n"
 def _refusal(head: bytes) -> int | None:
     """The status that refuses a request's ``head`` (its request line and headers, raw), or
     None if gunicorn would take it: what h11, a strict parser, refuses, and besides what
-    gunicorn refuses that h11 takes (a folded line; Transfer-Encoding beside Content-Length)."""
+    gunicorn refuses that h11 takes (a folded line; Transfer-Encoding beside Content-Length; a
+    request line, a header or a count of headers past gunicorn's limits)."""
     import h11
 
     reader = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_MAX)
@@ -387,9 +403,15 @@ def _refusal(head: bytes) -> int | None:
     if not isinstance(request, h11.Request):  # cut short, or past HEAD_MAX
         return 431 if len(head) > HEAD_MAX else 400
     names = {name for name, _value in request.headers}
-    folded = any(line[:1] in (b" ", b"\t") for line in head.split(b"\n")[1:])
+    lines = head.split(b"\n")
+    folded = any(line[:1] in (b" ", b"\t") for line in lines[1:])
     if folded or {b"transfer-encoding", b"content-length"} <= names:
         return 400
+    # gunicorn's limits, as its defaults set them.
+    if len(lines[0]) > 4094:
+        return 414
+    if len(request.headers) > 100 or any(len(line) > 8190 for line in lines[1:]):
+        return 431
     return None
 
 

@@ -35,11 +35,15 @@ class Channel:
         self.renders = Renders()
         self._fanout: Fanout | None = None
         self._lock = threading.Lock()
+        self._closed = False  # the server is stopping: no stream is served any more
 
-    def serve(self, screen: Screen, glue: Glue) -> Fanout:
+    def serve(self, screen: Screen, glue: Glue) -> Fanout | None:
         """Hand an open screen to the fan-out thread (starting one if none runs); returns the
-        fan-out serving it, to remove it from when its stream ends."""
+        fan-out serving it, to remove it from when its stream ends (None once the server is
+        stopping: the stream ends at once)."""
         with self._lock:
+            if self._closed:
+                return None
             if self._fanout is None or not self._fanout.add(screen):
                 self._fanout = Fanout(self.broker, self.clock, self.app.app_context, glue)
                 self._fanout.add(screen)
@@ -56,6 +60,7 @@ class Channel:
     def close(self) -> None:
         """End every stream now, cleanly: the server is stopping."""
         with self._lock:
+            self._closed = True
             fanout = self._fanout
         if fanout is not None:
             fanout.close()

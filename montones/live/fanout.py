@@ -28,25 +28,39 @@ from montones.data.clock import Clock
 from montones.live.broker import Broker
 
 HEARTBEAT = 15.0  # seconds of the clock between writes to a screen, at most
+# Real seconds a stream may spend writing one update before its connection is cut: a phone that
+# stops reading (asleep, gone without a word) holds one connection and one update until then.
+STUCK = 30.0
 log = logging.getLogger(__name__)
 
 
 class Screen:
     """One open stream, as the fan-out sees it."""
 
-    def __init__(self, code: str, version: int, ends: float | None = None, **about):
+    def __init__(
+        self,
+        code: str,
+        version: int,
+        ends: float | None = None,
+        cut: Callable[[], None] | None = None,
+        **about,
+    ):
         self.code = code
         self.version = version  # the newest version this screen was sent
         self.told = version  # the newest version it was told of (see Broker.told_version)
         self.about = about  # what the update depends on: its kind, seat, language...
         self.ends = ends  # when the stream ends (real time.monotonic()), if it does
         self.outbox = bytearray()  # written by the fan-out, taken by the stream
+        self.filled_at = 0.0  # when the outbox last filled (real time.monotonic())
+        self.cut = cut  # what closes the stream's connection under the server, if it can be
         self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
         self.ended = threading.Event()  # set when the stream is to end
         self._filled = threading.Condition()  # notified when the outbox fills or it ends
 
     def write(self, data: bytes, now: float) -> None:
         with self._filled:
+            if not self.outbox:
+                self.filled_at = time.monotonic()
             self.outbox += data
             self.last_write = now
             self._filled.notify()
@@ -167,6 +181,16 @@ class Fanout:
             screen.end()
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:  # stopped, or failed where no round's guard is: no stream waits on it for ever
+            with self._lock:
+                self._stopped = True
+                screens = [screen for listed in self._screens.values() for screen in listed]
+            for screen in screens:
+                screen.end()
+
+    def _serve(self) -> None:
         while True:
             news = self.broker.news()
             now, done = time.monotonic(), []
@@ -245,7 +269,11 @@ class Fanout:
             if due is not None:  # at most five ticks a second, if one decides nothing
                 timeout = min(timeout, max(0.2, due - wall + 0.1))
             for screen in screens:
-                if not screen.outbox and now - screen.last_write >= HEARTBEAT:
+                if screen.outbox:  # its stream is still writing its last update
+                    if time.monotonic() - screen.filled_at > STUCK and screen.cut is not None:
+                        screen.cut()  # a reader that takes nothing for so long has gone
+                    continue
+                if now - screen.last_write >= HEARTBEAT:
                     screen.write(b": heartbeat\n\n", now)
                 timeout = min(timeout, max(0.0, screen.last_write + HEARTBEAT - now))
         return timeout

@@ -47,7 +47,7 @@ def stream(code):
     }
     live = channel.of()
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
-    screen = Screen(table.code, seen, ends=ends, **about)
+    screen = Screen(table.code, seen, ends=ends, cut=request.environ.get("montones.cut"), **about)
 
     # Under montones serve, a stream ends as soon as its reader closes the connection
     # (montones.serving), not at the next heartbeat that fails: its connection is a descriptor.
@@ -60,7 +60,7 @@ def stream(code):
             yield RETRY
             live.broker.publish(table.code, table.version, table)  # a version unknown here yet
             fanout = live.serve(screen, updates)
-            while (data := screen.take()) is not None:
+            while fanout is not None and (data := screen.take()) is not None:
                 yield data
                 fanout.taken(screen)
         finally:

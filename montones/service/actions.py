@@ -93,11 +93,12 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         if table.ended_at:
             raise ServiceError("This table has ended.")
         seat = f"p{len(table.state['players']) + 1}"
-        names.check(name, table.state["players"].values())
         try:
             new_state, events = game(table.game).join(table.state, seat, name, table.starting_chips)
         except RulesError as error:
             raise ServiceError(error.template, **error.params) from None
+        # The engine's own refusals first (no name, too long...), in its words.
+        names.check(new_state["players"][seat]["name"], table.state["players"].values())
         taken = store.rejoin_codes(conn, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
         store.add_player(conn, table.id, player, hash_secret(token))

@@ -9,12 +9,13 @@ from fractions import Fraction
 
 import jinja2_fragments
 from babel.numbers import get_group_symbol, get_minus_sign_symbol, parse_pattern
-from flask import current_app, make_response, redirect, request, session, url_for
+from flask import current_app, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from montones import service
 from montones.data.clock import clock
+from montones.extensions import htmx
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
 from montones.rules.table import ALL_IN, Field
@@ -198,4 +199,5 @@ def back_to(endpoint: str, **values):
 
 
 def wants_fragment() -> bool:
-    return request.headers.get("HX-Request") == "true"
+    """Whether htmx asked (flask-htmx reads its HX-Request header)."""
+    return bool(htmx)

@@ -203,11 +203,17 @@ def test_gevent_patches_first_or_serving_stops():
     refuses to come after the web stack."""
     late = python("import flask\nfrom montones import serving\nserving.patch()")
     assert late.returncode != 0
-    assert "imported before gevent could patch: ['threading', 'flask']" in late.stderr
+    assert "imported before gevent could patch: ['flask']" in late.stderr
+    started = python(
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(5,)).start()\n"
+        "from montones import serving\nserving.patch()"
+    )
+    assert "imported before gevent could patch: ['a thread']" in started.stderr
 
 
 def test_patched_first_the_process_serves_with_cooperative_threads_and_psycopg_waits():
     patched = python(
+        "import threading\n"  # as a site's .pth may: no thread started, so no harm
         "from montones import serving\n"
         "serving.patch()\n"
         "import threading, psycopg.waiting as waiting\n"

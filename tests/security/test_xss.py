@@ -35,7 +35,7 @@ PAYLOADS = {
     "script": "<script>alert(1)</script>",
     "img": '"><img src=x onerror=alert(1)>',
     "template": "{{7*7}}",
-    "quotes": "'\";--",
+    "quotes": "O'Neil\";--",
     "textarea": "</textarea><svg onload=alert(1)>",
     "unicode": "ÑÜÉ😀🃏🇪🇸ß漢字",
     "rtl": "\u202eAna\u202c\u2067xss\u2069\u200f",

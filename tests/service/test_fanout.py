@@ -230,6 +230,7 @@ def test_a_screen_whose_stream_stops_taking_holds_up_no_other_and_then_gets_the_
     asleep = screen(table, "asleep")
     hub.add(asleep)  # its stream takes nothing (the server is still writing to a sleeping phone)
     awake = served(hub, screen(table, "awake"))
+    assert until(lambda: bool(asleep.outbox))  # its first update, which it never takes
     for version in range(2, 12):
         broker.publish(table.code, version)
         started = time.monotonic()
@@ -307,3 +308,27 @@ def test_no_thread_is_left_behind(broker, hub_for):
     hub.remove(one)
     assert reader.ended()
     assert until(lambda: threading.active_count() == before)
+
+
+@pytest.mark.timed
+def test_a_stream_that_takes_nothing_for_too_long_has_its_connection_cut(
+    broker, hub_for, monkeypatch
+):
+    monkeypatch.setattr(fanout, "STUCK", 0.2)
+    table = Table()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    cuts = []
+    asleep = screen(table, "asleep", cut=lambda: cuts.append(time.monotonic()))
+    hub.add(asleep)  # its stream never takes: the server is still writing to a reader asleep
+    awake = served(hub, screen(table, "awake", cut=lambda: cuts.append("awake")))
+    awake.until(b"v1 awake")
+    assert until(lambda: bool(asleep.outbox))
+    filled = time.monotonic()
+    broker.publish(table.code, 2)  # a round, before its time is up
+    awake.until(b"v2 awake")
+    assert cuts == []
+    time.sleep(0.25)
+    broker.publish(table.code, 3)  # a round after it
+    assert until(lambda: bool(cuts))
+    assert cuts[0] - filled >= 0.2 and "awake" not in cuts
