@@ -50,10 +50,11 @@ class Render:
     """What every screen of a kind shows of a table at a version: its blocks, their parts, and
     the event that sends them whole."""
 
-    __slots__ = ("blocks", "parts", "whole", "_since")
+    __slots__ = ("key", "blocks", "parts", "whole", "_since")
     STEPS = 4  # the renders whose step to this one is kept: a screen or two behind, at most
 
-    def __init__(self, blocks: dict[str, str]):
+    def __init__(self, key: tuple, blocks: dict[str, str]):
+        self.key = key  # the render cache's: (table code, version, kind of screen, language)
         self.blocks = blocks
         # A block with nothing in it for this game (Montones' odds) is not sent. Split once
         # its line breaks are spaces (see event()), as the screens get it.
@@ -65,14 +66,16 @@ class Render:
         self.whole = _update(
             [parts.out_of_band(found[name].html) for name, found in self.parts.items()]
         )
-        self._since: dict[Render, bytes] = {}
+        # By the older render's key, not the render: a render held here would hold the ones it
+        # holds, back to the table's first.
+        self._since: dict[tuple, bytes] = {}
 
     def since(self, old: Render | None) -> bytes:
         """What brings a screen that holds ``old`` (None: nothing known) to this render: the
         parts that differ, or every region when that is no more."""
         if old is None:
             return self.whole
-        found = self._since.get(old)
+        found = self._since.get(old.key)
         if found is None:
             pieces = [
                 piece
@@ -84,19 +87,18 @@ class Render:
                 found = self.whole
             if len(self._since) >= self.STEPS:  # only the fan-out thread asks
                 del self._since[next(iter(self._since))]
-            self._since[old] = found
+            self._since[old.key] = found
         return found
 
 
 def shared(table, screen: str, locale: str) -> Render:
     """The render of ``table`` for every screen of kind ``screen`` in ``locale`` (in a request
     context: the blocks hold links)."""
-    return channel.of().renders.get(
-        (table.code, table.version, screen, locale), lambda: _render(table, screen)
-    )
+    key = (table.code, table.version, screen, locale)
+    return channel.of().renders.get(key, lambda: _render(table, screen, key))
 
 
-def _render(table, screen: str) -> Render:
+def _render(table, screen: str, key: tuple) -> Render:
     context = {
         "table": table,
         "v": table_view(table),
@@ -108,7 +110,7 @@ def _render(table, screen: str) -> Render:
         "recent": history.hands(table, limit=tv_views.RECENT) if screen == "tv" else [],
     }
     drawers = {template: block_drawer(template, context) for _n, template, _b in SHARED[screen]}
-    return Render({name: drawers[template](block) for name, template, block in SHARED[screen]})
+    return Render(key, {name: drawers[template](block) for name, template, block in SHARED[screen]})
 
 
 def phone_block(table, block: str, locale: str, oob: bool, seat: str | None = None) -> str | None:

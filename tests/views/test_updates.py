@@ -3,6 +3,7 @@ changed since what it was last sent (montones/live/updates.py, montones/live/par
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 
@@ -157,3 +158,20 @@ def test_every_region_sent_is_one_element_named_by_its_block_whose_parts_are_spl
             assert len(render.parts["felt"]) > 3
             if kind == "tv":
                 assert any(ident.startswith("player-") for ident in render.parts["players"])
+
+
+def test_a_screen_holds_one_render_and_a_render_holds_no_older_one(app):
+    """What a screen was last sent is one render; the steps a render keeps are bytes, keyed by
+    the older render's key, so the renders of a long night are not held one by another once
+    the render cache lets them go."""
+    night = betting(app)
+    screen = Screen(night.code, night.state()["version"], screen="tv", seat=None, locale="en")
+    for _ in range(20):
+        night.ok("Eva", "bet", heap=1, amount=1)
+        updates._sent(screen.about, render_of(app, night, "tv"))
+    channel.of(app).renders._renders.clear()
+    gc.collect()
+    alive = [
+        o for o in gc.get_objects() if isinstance(o, updates.Render) and o.key[0] == night.code
+    ]
+    assert alive == [screen.about["shown"]]
