@@ -181,7 +181,7 @@ def test_serve_runs_the_portable_server_where_gunicorn_cannot_be_imported(tmp_pa
         with httpx.stream("GET", f"{url}t/{code}/stream?screen=tv", timeout=timeout) as live:
             assert live.status_code == 200
             lines = live.iter_lines()
-            assert any(line == "event: felt" for line, _ in zip(lines, range(50), strict=False))
+            assert any(line == "event: update" for line, _ in zip(lines, range(50), strict=False))
     finally:
         stop_server(process)
         log.close()
