@@ -34,6 +34,7 @@ HX = {"HX-Request": "true"}
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 SSE_URL_RE = re.compile(r'sse-connect="([^"]+)"')
 FELT_RE = re.compile(r'<section id="felt".*?</section>', re.S)
+TAP_DIV_RE = re.compile(r'<div id="tap".*?</div>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
     r'<li (?:id="[^"]*" )?class="chip [^"]*" data-player="([^"]+)"[^>]*>\s*'
@@ -469,7 +470,10 @@ def swap_oob(held: str, data: str) -> str:
         style, _, target = how.partition(":#")
         if not target:
             target = re.search(r' id="([^"]+)"', piece).group(1)
-        begin = out.rfind("<", 0, out.index(f' id="{target}"'))
+        found = out.find(f' id="{target}"')
+        if found < 0:  # a region this screen does not keep (see Screen.open)
+            continue
+        begin = out.rfind("<", 0, found)
         end = element_end(out, begin)
         inner = piece[TAG_RE.match(piece).end() : -len(f"</{tag}>")]
         if style in ("true", "outerHTML"):
@@ -624,7 +628,12 @@ class Screen:
             found = SSE_URL_RE.search(r.text)
             if found:
                 self.stream_path = found.group(1).replace("&amp;", "&")
-            self.swap(r.text, time.perf_counter())
+            # Kept: the regions the stream updates that the bench reads (the felt, and the
+            # version and stage a tap sends), the same on every phone of a table, so that the
+            # swaps and counts of one update are made once for all of them, not once per
+            # screen of a process that serves them all.
+            kept = [found.group(0) for found in (TAP_DIV_RE.search(r.text), FELT_RE.search(r.text))]
+            self.swap("".join(k for k in kept if k), time.perf_counter())
         self.task = asyncio.create_task(self.listen())
 
     def swap(self, html: str, t: float, region: str | None = None) -> None:
