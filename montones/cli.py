@@ -28,6 +28,12 @@ def main(argv=None):
         "--public-url", metavar="URL", help="join URL to show, instead of the detected LAN address"
     )
     serve.add_argument(
+        "--instance",
+        metavar="DIR",
+        help="folder of the night's database and secret key, to keep nights apart "
+        "(default: $MONTONES_INSTANCE, else the app's instance folder)",
+    )
+    serve.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -148,6 +154,8 @@ def _serve(args):
     url = args.public_url or f"http://{address}:{args.port}/"
     # The TV shows this address in its QR code, whatever address the TV itself was opened on.
     os.environ["MONTONES_PUBLIC_URL"] = url
+    if args.instance:  # read by the app's factory, in this process and gunicorn's workers
+        os.environ["MONTONES_INSTANCE"] = os.path.abspath(args.instance)
     _print_join(url)
     connections, limit = serving.raise_descriptor_limit()
     print(f"Serving with {server}; Ctrl-C stops it.")

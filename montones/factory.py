@@ -57,6 +57,9 @@ def create_app(test_config=None):
     app = Flask(
         __package__,  # the app is the package (the games have names of their own)
         instance_relative_config=True,
+        # Where the night's database and secret key live: MONTONES_INSTANCE (montones serve
+        # --instance), else Flask's instance folder.
+        instance_path=os.environ.get("MONTONES_INSTANCE") or None,
         template_folder=_folder("templates"),
         static_folder=_folder("static"),
     )

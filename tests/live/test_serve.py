@@ -224,3 +224,30 @@ def test_patched_first_the_process_serves_with_cooperative_threads_and_psycopg_w
         "print('ok')"
     )
     assert patched.stdout.strip() == "ok", patched.stderr
+
+
+def test_serve_keeps_the_night_in_the_instance_folder_it_is_given(tmp_path):
+    port = free_port()
+    env = {**os.environ}
+    for name in ("DATABASE_URL", "SECRET_KEY", "MONTONES_INSTANCE"):
+        env.pop(name, None)
+    night = tmp_path / "friday"
+    log = open(tmp_path / "serve.log", "w+b")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "montones", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--server", "portable", "--instance", str(night)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    process.port = port
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert (night / "montones.sqlite").exists() and (night / "secret_key").exists()
+    finally:
+        stop_server(process)
+        log.close()
