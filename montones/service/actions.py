@@ -122,8 +122,13 @@ def rejoin(code: str, rejoin_code: str) -> tuple[Seat, str]:
         raise ServiceError("That rejoin code does not match a seat at this table.")
     with locked(code) as (table, conn):
         player = seat_by_rejoin_code(conn, table.id, typed)
-        if player is None or table.state["players"][player.seat].get("left"):
+        if player is None:
             raise ServiceError("That rejoin code does not match a seat at this table.")
+        if table.state["players"][player.seat].get("left"):  # the right code: they are told why
+            raise ServiceError(
+                "%(name)s was sent away by the host: only the host can let them back in",
+                name=player.name,
+            )
         token = secrets.token_urlsafe(24)
         fresh = _rejoin_code(store.rejoin_codes(conn, table.id))
         store.new_secrets(conn, table.id, player.seat, hash_secret(token), fresh)

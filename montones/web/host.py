@@ -40,6 +40,14 @@ def _not_kept(response):
     return response
 
 
+@bp.errorhandler(403)
+def _not_the_host(error):
+    """A wrong host link, or a device without the host's rights: said on a page of the app's,
+    in the reader's language, not a bare error."""
+    message = _("Only the host can open this page: ask the host for the host link.")
+    return render_template("play/missing.html", message=message), 403
+
+
 @bp.get("/claim/<secret>")
 def claim(code, secret):
     """The host link: opening it on any device gives that device the host rights."""

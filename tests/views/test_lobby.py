@@ -47,3 +47,16 @@ def test_each_game_is_named_by_its_title_on_the_home_page(client):
     html = client.get("/").get_data(as_text=True)
     for title in ("Montones", "Monte", "Monte Bank"):
         assert f"> {title}</label>" in html
+
+
+def test_a_wrong_host_link_is_said_on_a_page_of_the_apps_in_the_readers_language(app):
+    from tests.helpers.nights import Night
+
+    night = Night(app, "Ana")
+    guest = app.test_client()
+    answer = guest.get(f"/t/{night.code}/host/claim/not-the-secret")
+    assert answer.status_code == 403
+    assert "Only the host can open this page" in answer.get_data(as_text=True)
+    spanish = guest.get(f"/t/{night.code}/host", headers={"Accept-Language": "es"})
+    assert spanish.status_code == 403
+    assert "Solo el anfitrión puede abrir esta página" in spanish.get_data(as_text=True)

@@ -1646,6 +1646,21 @@ def test_a_wrong_rejoin_code_is_refused(app, code):
     assert night.page("Ben").status_code == 200
 
 
+def test_a_player_sent_away_who_types_their_rejoin_code_is_told_to_ask_the_host(app):
+    night = betting(app)
+    code = night.rejoin_code("Ben")
+    night.host_do("kick", seat=p(night, "Ben"))
+    phone = app.test_client()
+    token = csrf_of(phone.get(f"/t/{night.code}/rejoin"))
+    before = night.snapshot()
+    response = phone.post(f"/t/{night.code}/rejoin", data={"rejoin": code, "csrf_token": token})
+    assert response.status_code == 422
+    assert notice(response) == (
+        "Ben was sent away by the host: only the host can let them back in."
+    )
+    assert night.snapshot() == before
+
+
 # --- 9. the ledger after a whole hand -----------------------------------------------------
 
 
