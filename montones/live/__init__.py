@@ -5,6 +5,7 @@
 - ``fanout``: the one thread that works out every screen's update;
 - ``renders``: what a table at a version renders to, rendered once;
 - ``updates``: what each kind of screen is sent;
+- ``parts``: a region's elements with ids, and what changed between two renders of it;
 - ``stream``: the stream view, a generator the server writes;
 - ``channel``: the app's one of each, in ``app.extensions["channel"]``.
 
