@@ -47,7 +47,7 @@ def main(argv=None):
     serve.set_defaults(run=_serve)
 
     replay = commands.add_parser("replay", help="settle a scenario file and print the result")
-    replay.add_argument("file", metavar="FILE", help="scenario JSON (see SCENARIOS.md)")
+    replay.add_argument("file", metavar="FILE", help="scenario JSON (see docs/scenarios.md)")
     replay.add_argument(
         "--hand", type=int, metavar="N", help="in a table's export: replay its N-th hand (from 1)"
     )

@@ -102,7 +102,7 @@ def for_seat(entry: dict, seat: str) -> dict:
 
 def export(table: GameTable) -> dict:
     """The whole table as one JSON document: every hand whose deck is done, as a scenario of
-    SCENARIOS.md with its recorded result, for ``montones replay`` and ``montones verify``."""
+    docs/scenarios.md with its recorded result, for ``montones replay`` and ``montones verify``."""
     everything = list(reversed(hands(table)))
     done = [entry for entry in everything if entry.pop("opened")]
     state = table.state

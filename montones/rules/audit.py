@@ -1,7 +1,7 @@
 """Checking an exported night: every hand re-settled, every commitment opened.
 
 An export (``montones.data.history.export``) is ``{"hands": [...]}``: each hand is a scenario of
-SCENARIOS.md with its ``result`` as recorded, its ``meta`` and its ``shuffle`` (the deck order,
+docs/scenarios.md with its ``result`` as recorded, its ``meta`` and its ``shuffle`` (the deck order,
 the salt and the cut that open the commitment shown at the table). :func:`verify` returns one
 line per problem; an export with none is a night whose every hand the rules confirm.
 """

@@ -1,4 +1,4 @@
-"""The two 40-card decks and their card codes (RULES.md, "Card notation").
+"""The two 40-card decks and their card codes (docs/rules.md, "Card codes").
 
 A card is its code, a plain string such as ``"Ro"`` (Rey de oros) or ``"QH"``, so that
 state holding cards is plain JSON. A :class:`Deck` knows which codes are its own.

@@ -58,7 +58,7 @@ class Game(Protocol):
     def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
     def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
     def replay(self, data: dict) -> dict[str, Any]:
-        """A scenario of this game (SCENARIOS.md) settled, its result as plain data; a
+        """A scenario of this game (docs/scenarios.md) settled, its result as plain data; a
         :class:`~montones.rules.scenario_input.ScenarioError` naming what breaks a rule."""
 
     def table_odds(self, state: State) -> dict[str, Any]:

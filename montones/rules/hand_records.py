@@ -8,7 +8,7 @@ from typing import Any
 def punters_chips(
     before: dict, after: dict, banker: str, bets: list[dict]
 ) -> tuple[dict[str, int], dict[str, int]]:
-    """Each punter's chips before the hand, its stakes counted in (as SCENARIOS.md has them),
+    """Each punter's chips before the hand, its stakes counted in (as docs/scenarios.md has them),
     and after it: every seated player but the banker, and anyone who left with a bet down."""
     stakes: dict[str, int] = {}
     for placed in bets:

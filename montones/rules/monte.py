@@ -1,4 +1,4 @@
-"""Monte as Foster's Complete Hoyle gives it (RULES.md, "Monte").
+"""Monte as Foster's Complete Hoyle gives it (docs/rules.md, "Monte").
 
 Same shape as :mod:`montones.rules.montones`: the state is a plain dict, each action works on
 a copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. The deck is a
@@ -508,7 +508,7 @@ def live_commitment(state: State) -> str | None:
 
 
 def hand_record(before: State, after: State) -> dict[str, Any]:
-    """A coup in the scenario format of SCENARIOS.md, with its result as recorded.
+    """A coup in the scenario format of docs/scenarios.md, with its result as recorded.
 
     ``before`` is the table as the gate was turned, ``after`` just after. The scenario's deck
     deals this coup's layouts and gate: the deck as it stood at the deal, with the cards of
@@ -575,7 +575,7 @@ def _unseen_before_gate(state: State, coup: dict) -> list[str]:
 
 
 def replay(data: dict) -> dict[str, Any]:
-    """A run of coups of one bank from a scenario file (SCENARIOS.md), settled as the table
+    """A run of coups of one bank from a scenario file (docs/scenarios.md), settled as the table
     settles them."""
     options = field(data, "options") if "options" in data else {}
     if not isinstance(options, dict):

@@ -1,4 +1,4 @@
-"""Monte Bank, the casino game that opens the Russian source (RULES.md, "Casino Monte Bank").
+"""Monte Bank, the casino game that opens the Russian source (docs/rules.md, "Monte Bank").
 
 Ranks, not suits, are matched. Two cards from the bottom make the upper layout (``ul`` with its
 stack, then ``ur``), two from the top the lower one (``ll``, ``lr``); punters bet on which
@@ -56,7 +56,7 @@ KINDS = ("round", "cross", "double", "monte_carlo")
 PAYS = {"round": 3, "cross": 1, "double": 1}
 LEVY_SHARE = 4  # the levy is a quarter of what a first-card win is paid
 
-# Why a deal is void (RULES.md, "Bank, banker, deal").
+# Why a deal is void (docs/rules.md, "Bank, banker, deal").
 FOUR_OF_A_RANK = "four of a rank"
 LOWER_PAIR = "lower pair"
 LOWER_MATCHES_UPPER = "lower matches upper"
@@ -231,7 +231,7 @@ def cost(placed: dict) -> int:
 def play_deal(
     bank: int, layout: dict, rest: list[str], bets: list[dict], levy: bool
 ) -> dict[str, Any]:
-    """Turn the cards until every bet is decided, then settle (RULES.md, "Money").
+    """Turn the cards until every bet is decided, then settle (docs/rules.md, "Money, at the end of the deal").
 
     The bank takes every losing stake (in the order placed), then pays the winners largest
     stake first (equal: the higher payout, then the earlier bet), each ``min(payout, bank)``;
@@ -791,7 +791,7 @@ def live_commitment(state: State) -> str | None:
 
 
 def hand_record(before: State, after: State) -> dict[str, Any]:
-    """A deal (or a void deal) in the scenario format of SCENARIOS.md, with its result as
+    """A deal (or a void deal) in the scenario format of docs/scenarios.md, with its result as
     recorded. Its deck is the order as cut, the one the layout was dealt from; ``shuffle`` opens
     the seal. Each deal is its own shuffle, done once it is recorded."""
     deal = after["last_deal"]
@@ -869,7 +869,7 @@ def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
 
 
 def replay(data: dict) -> dict[str, Any]:
-    """One deal of a scenario file (SCENARIOS.md), settled as the table settles it."""
+    """One deal of a scenario file (docs/scenarios.md), settled as the table settles it."""
     bank = whole_number(field(data, "bank"), "the bank", 1)
     limits = field(data, "limits") if "limits" in data else {"min": 1}
     if not isinstance(limits, dict):

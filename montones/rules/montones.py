@@ -1,4 +1,4 @@
-"""Montones, the Murcia heap game (RULES.md, "Montones").
+"""Montones, the Murcia heap game (docs/rules.md, "Montones").
 
 The state of a table is a plain dict that round-trips through JSON. Every action is a function
 ``action(state, ...) -> (new_state, events)``: it works on a copy, so a :class:`RulesError`
@@ -81,7 +81,7 @@ def heap_payout(card: str, stake: int) -> int:
 
 
 def lifting_order(bank_heap: int, bets: list[dict]) -> list[int]:
-    """Heaps in the order the banker lifts them (RULES.md, "Settling", 1).
+    """Heaps in the order the banker lifts them (docs/rules.md, "Settling, and a bank that runs short", 1).
 
     Ascending money tied to the heap, equal money lower heap first; the heap of a pagando y
     cobrando declaration last. Heaps with nothing tied to them are not lifted.
@@ -980,7 +980,7 @@ def live_commitment(state: State) -> str | None:
 
 
 def hand_record(before: State, after: State) -> dict[str, Any]:
-    """A settled hand in the scenario format of SCENARIOS.md, with its result as recorded.
+    """A settled hand in the scenario format of docs/scenarios.md, with its result as recorded.
 
     ``before`` is the table as bets closed, ``after`` as the hand was settled. Players are
     named by seat (``meta.names`` gives their names). ``shuffle`` holds what opens the
@@ -1115,7 +1115,7 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
 
 
 def replay(data: dict) -> dict[str, Any]:
-    """One hand of a scenario file (SCENARIOS.md), settled as the table settles it."""
+    """One hand of a scenario file (docs/scenarios.md), settled as the table settles it."""
     bank = whole_number(field(data, "bank"), "the bank", 1)
     players = seated_chips(data)
     cards = distinct_cards(SPANISH, field(data, "heaps"), "the heaps")

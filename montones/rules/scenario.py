@@ -1,4 +1,4 @@
-"""Replaying a scenario file (SCENARIOS.md): one hand, coup or deal of the game it names.
+"""Replaying a scenario file (docs/scenarios.md): one hand, coup or deal of the game it names.
 
 :func:`replay` takes the parsed JSON and returns the result as plain data, settled by the
 game's own engine (its ``replay``). Any scenario that breaks a rule raises

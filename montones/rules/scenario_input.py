@@ -1,4 +1,4 @@
-"""Reading a scenario file (SCENARIOS.md): what every game's ``replay`` checks the same way.
+"""Reading a scenario file (docs/scenarios.md): what every game's ``replay`` checks the same way.
 
 Any value that breaks a rule raises :class:`ScenarioError` (a :class:`RulesError`, so a
 ``ValueError``) with one line that names the problem.

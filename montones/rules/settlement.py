@@ -1,4 +1,4 @@
-"""Cover: a bet is in play only up to what the bank holds when it is settled (RULES.md).
+"""Cover: a bet is in play only up to what the bank holds when it is settled (docs/rules.md).
 
 Shared by every game: Montones settles every hand this way, Monte uses the same order and
 cover when a generous banker's 3 to 1 leaves the bank short, and Monte Bank covers each

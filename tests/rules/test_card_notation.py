@@ -1,4 +1,4 @@
-"""RULES.md, "Card notation": the two 40-card decks and their codes."""
+"""docs/rules.md, "Card codes": the two 40-card decks and their codes."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, "Casino Monte Bank (the third table)"."""
+"""One test per rule of docs/rules.md, "Monte Bank"."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, "Monte (Foster's Complete Hoyle)"."""
+"""One test per rule of docs/rules.md, "Monte"."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, "Montones", in the order the page gives them."""
+"""One test per rule of docs/rules.md, "Montones", in the order the page gives them."""
 
 import json
 import secrets

@@ -1,6 +1,6 @@
 """The bank's edge per kind of bet, counted by the engines, against figures derived by hand.
 
-Every figure here is worked out in the docstring from RULES.md alone, by counting ranks and
+Every figure here is worked out in the docstring from docs/rules.md alone, by counting ranks and
 suits; each engine gets it by enumerating deals through its own settlement functions.
 """
 

@@ -1,6 +1,7 @@
-"""Acceptance tests written from RULES.md and SCENARIOS.md alone: every file under
-tests/scenarios/ is replayed through `montones.rules.scenario.replay` and, for some, through the
-`python -m montones replay FILE` command line.
+"""Acceptance tests written from the rules and the scenario format alone (docs/rules.md,
+docs/scenarios.md): every file under tests/scenarios/ is replayed through
+`montones.rules.scenario.replay` and, for some, through the `python -m montones replay FILE`
+command line.
 
 valid/*.json   {"scenario": ..., "expected": ..., "why": "..."}: the expected result, by hand
 invalid/*.json {"scenario": ..., "why": "...", "mentions": "word"}: must exit 2 with one line
