@@ -632,8 +632,8 @@ class Screen:
             # version and stage a tap sends), the same on every phone of a table, so that the
             # swaps and counts of one update are made once for all of them, not once per
             # screen of a process that serves them all.
-            kept = [found.group(0) for found in (TAP_DIV_RE.search(r.text), FELT_RE.search(r.text))]
-            self.swap("".join(k for k in kept if k), time.perf_counter())
+            kept = (TAP_DIV_RE.search(r.text), FELT_RE.search(r.text))
+            self.swap("".join(found.group(0) for found in kept if found), time.perf_counter())
         self.task = asyncio.create_task(self.listen())
 
     def swap(self, html: str, t: float, region: str | None = None) -> None:
