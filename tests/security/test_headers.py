@@ -182,9 +182,10 @@ def check_page(what, body: str) -> None:
     assert len(scripts) == len(re.findall(r"<script\b", body, re.I)), what
     for attrs, inside in scripts:
         assert inside == "", (what, attrs)
-        src = re.fullmatch(r'\s*src="(/static/js/[\w.-]+\.js)" defer', attrs)
+        # Its address names its content (?v=, montones/web/assets.py).
+        src = re.fullmatch(r'\s*src="(/static/js/[\w.-]+\.js)\?v=[0-9a-f]{12}" defer', attrs)
         assert src, (what, attrs)
-    assert '/static/js/htmx-2.0.11.min.js"' in body, what
+    assert "/static/js/htmx-2.0.11.min.js?v=" in body, what
 
 
 # --- every route's answer -----------------------------------------------------------------------
