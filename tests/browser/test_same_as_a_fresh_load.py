@@ -20,10 +20,14 @@ SETTLE = 10.0  # seconds a screen has to show what a fresh load shows
 
 # Each region as markup, without the white space between tags (a part inserted in a list comes
 # without the space the template wrote before it) and with runs of white space as one (the
-# stream sends each update on one line).
+# stream sends each update on one line); a clock without the time left the page counts down
+# from its deadline (data-until, which is compared), a second apart on two pages.
 REGIONS = """(ids) => ids.map((id) => {
-    const el = document.getElementById(id);
-    return el ? el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ") : null;
+    const found = document.getElementById(id);
+    if (!found) { return null; }
+    const el = found.cloneNode(true);
+    el.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = ""; });
+    return el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ");
 })"""
 PHONE_REGIONS = ["tap", "felt", "odds"]
 TV_REGIONS = ["tv_status", "felt", "players", "recent"]
