@@ -145,6 +145,16 @@ def test_one_address_takes_no_more_than_its_share_of_a_server_at_its_open_file_l
     chips_balance(tmp_path / "montones.sqlite")
 
 
+def posting(port: int, length: int, sent: int) -> socket.socket:
+    """A connection posting a form of ``length`` bytes, ``sent`` of them sent."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(
+        b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+        b"\r\nContent-Length: %d\r\n\r\n%s" % (length, b"x" * sent)
+    )
+    return sock
+
+
 @pytest.fixture(params=SERVERS)
 def live(request, tmp_path):
     port = free_port()
@@ -181,25 +191,11 @@ def test_a_flood_of_large_bodies_leaves_the_memory_of_a_night(live):
     code, punter = betting_table(base)
     pid = serving_pid(process)
     before = rss_mb(pid)
-    big = []
-    for _ in range(1000):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.sendall(
-            b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
-            b"\r\nContent-Length: 1048576\r\n\r\n" + b"x" * 65536
-        )
-        big.append(sock)
+    big = [posting(port, length=1 << 20, sent=1 << 16) for _ in range(1000)]
     for sock in big:
         assert sock.recv(12) == b"HTTP/1.1 413"
         sock.close()
-    held = []
-    for _ in range(1000):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.sendall(
-            b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
-            b"\r\nContent-Length: 60000\r\n\r\n" + b"x" * 59000
-        )
-        held.append(sock)
+    held = [posting(port, length=60_000, sent=59_000) for _ in range(1000)]
     time.sleep(1.0)
     peak = rss_mb(pid)
     try:
