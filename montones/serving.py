@@ -225,17 +225,22 @@ def _on_close(sock, callback):
     return gevent.spawn(watch).kill
 
 
-def _refuse(start_response, code: int) -> list[bytes]:
+def _refusal_answer(code: int) -> tuple[str, list[tuple[str, str]], bytes]:
+    """A refusal's status, headers and body: its status in words, and the connection closed
+    (what is left of the request is not wanted)."""
     status = f"{code} {HTTPStatus(code).phrase}"
     text = f"{status}\n".encode()
-    start_response(
-        status,
-        [
-            ("Content-Type", "text/plain; charset=utf-8"),
-            ("Content-Length", str(len(text))),
-            ("Connection", "close"),  # what is left of the body is not wanted
-        ],
-    )
+    headers = [
+        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Content-Length", str(len(text))),
+        ("Connection", "close"),
+    ]
+    return status, headers, text
+
+
+def _refuse(start_response, code: int) -> list[bytes]:
+    status, headers, text = _refusal_answer(code)
+    start_response(status, headers)
     return [text]
 
 
@@ -416,12 +421,10 @@ def _refusal(head: bytes) -> int | None:
 
 
 def _simple(code: int) -> bytes:
-    status = f"{code} {HTTPStatus(code).phrase}"
-    text = f"{status}\n".encode()
-    return (
-        f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-        f"Content-Length: {len(text)}\r\nConnection: close\r\n\r\n"
-    ).encode() + text
+    """The same refusal as the bytes pywsgi writes for a head it refused."""
+    status, headers, text = _refusal_answer(code)
+    lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers), "", ""]
+    return "\r\n".join(lines).encode() + text
 
 
 def run_pywsgi(host: str, port: int, connections: int = CONNECTIONS) -> None:
