@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import time
+import zlib
+from contextlib import closing
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import get_locale
@@ -26,6 +28,11 @@ bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
 
 SCREENS = ("phone", "tv", "host")
 RETRY = b"retry: 1500\n\n"  # how soon a browser reconnects (ms): sent with the headers
+# A stream is compressed as one gzip member, flushed after each update so that it reaches its
+# screen whole and at once. The window is 4 KiB, not zlib's 32: each update is mostly what the
+# last few held (a version, a pile), and a stream keeps its compressor as long as it is open
+# (about 32 kB each, not 256 kB). Flask-Compress compresses a stream without flushing it.
+WINDOW_BITS, MEMORY_LEVEL = 12, 5
 
 
 @bp.get("/stream")
@@ -69,9 +76,22 @@ def stream(code):
             if fanout is not None:
                 fanout.remove(screen)
 
+    zipped = request.accept_encodings["gzip"] > 0
     # A HEAD request gets the head alone: Werkzeug never starts the generator for one.
-    response = Response(events(), mimetype="text/event-stream")
+    response = Response(gzipped(events()) if zipped else events(), mimetype="text/event-stream")
+    if zipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
     return response
+
+
+def gzipped(chunks):
+    """Each chunk compressed, and flushed so that it can be read at once."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + WINDOW_BITS, MEMORY_LEVEL)
+    with closing(chunks):  # the stream's own end (its finally) when its reader goes
+        for data in chunks:
+            yield packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+    yield packer.flush()

@@ -6,8 +6,9 @@ the file: a file that changes gets a new address, so the browser may keep each o
 without asking again, and a phone that loses the network still draws its cards from its cache.
 An address without it, or with another file's hash, is kept an hour.
 
-The streams are not compressed (``text/event-stream`` is not among the types compressed): each
-update must reach its screen as it is written, not when a compressor's buffer fills.
+The streams are not Flask-Compress's (``text/event-stream`` is not among its types): it
+compresses a stream without flushing it, and each update must reach its screen as it is
+written. A stream compresses itself, flushing each update (:mod:`montones.live.stream`).
 """
 
 from __future__ import annotations

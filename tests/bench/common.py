@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -658,6 +659,7 @@ class Screen:
         head = (
             f"GET {url.raw_path.decode()} HTTP/1.1\r\nHost: {url.host}:{url.port}\r\n"
             "Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+            "Accept-Encoding: gzip, deflate\r\n"
             + (f"Cookie: {cookies}\r\n" if cookies else "")
             + "\r\n"
         )
@@ -673,6 +675,8 @@ class Screen:
                 self.errors.append(f"stream {first_line}")
                 return
             self.connected.set()
+            gzipped = b"\r\ncontent-encoding: gzip\r\n" in status.lower()
+            unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzipped else None
             # Both servers end their lines with "\n" only, and send each update as one chunk.
             buffer = b""
             while True:
@@ -681,7 +685,8 @@ class Screen:
                 self.stats["bytes"] += len(line) + size + 2
                 if size == 0:
                     return
-                buffer += (await reader.readexactly(size + 2))[:-2]
+                data = (await reader.readexactly(size + 2))[:-2]
+                buffer += unzip.decompress(data) if unzip else data
                 *events, buffer = buffer.split(b"\n\n")
                 for block in events:
                     self.parse(block.decode())

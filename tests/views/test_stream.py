@@ -3,6 +3,8 @@ writing to a socket pair the request relays (montones/live/stream.py)."""
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
 from montones import create_app
@@ -226,3 +228,24 @@ def test_every_phone_gets_its_own_language_in_every_pushed_region(app):
     finally:
         ben.close()
         eva.close()
+
+
+def test_a_stream_is_gzipped_for_a_browser_that_takes_it_and_each_update_reads_at_once(night):
+    """Each chunk, decompressed as it comes, holds whole events: a screen need not wait for
+    the next update (or the stream's end) to read this one."""
+    headers = {"Accept-Language": "en", "Accept-Encoding": "gzip, deflate, br"}
+    stream = Stream(night.host, url(night, "tv", 0), headers=headers)
+    try:
+        assert stream.response.headers["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in stream.response.headers["Vary"]
+        unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        # The stream's first two chunks: how soon to reconnect, then every region whole.
+        assert unzip.decompress(next(stream.chunks)) == b"retry: 1500\n\n"
+        read = unzip.decompress(next(stream.chunks)).decode()
+        assert read.startswith("event: update\n") and read.endswith("\n\n")
+        assert 'id="recent"' in read
+        plain = Stream(night.host, url(night, "tv", 0))
+        assert "Content-Encoding" not in plain.response.headers
+        plain.close()
+    finally:
+        stream.close()
