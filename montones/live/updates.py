@@ -107,6 +107,10 @@ def _render(table, screen: str, key: tuple) -> Render:
         "oob": False,
         "tv": screen == "tv",
         "phone": screen == "phone",
+        # Phones defer to the TV's reveal only while a TV of the table is open (show.js); the
+        # screens of this process are the ones known here.
+        "tv_open": screen == "phone"
+        and any(s.about["screen"] == "tv" for s in channel.of().screens(table.code)),
         "recent": history.hands(table, limit=tv_views.RECENT) if screen == "tv" else [],
     }
     drawers = {template: block_drawer(template, context) for _n, template, _b in SHARED[screen]}

@@ -97,14 +97,16 @@
     if (live && el.isConnected && el.dataset.sound) { play(el.dataset.sound); }
   }
   function schedule() {
-    var now = window.performance.now();
+    var now = window.performance.now(), alone = phone() && noTv();
+    var felt = document.getElementById("felt");
+    if (felt && felt.dataset.reveal && !(felt.dataset.reveal in starts)) { starts[felt.dataset.reveal] = now; }
     document.querySelectorAll("[data-at][data-rv]:not(.is-shown)").forEach(function (el) {
       if (el.dataset.scheduled) { return; }
       el.dataset.scheduled = "1";
       var version = el.dataset.rv;
       if (!(version in starts)) { starts[version] = now; }
       var wait = starts[version] + Number(el.dataset.at) - now;
-      if (wait <= 0) { show(el, false); return; }
+      if (wait <= 0 || alone) { show(el, false); return; }
       pending += 1;
       window.setTimeout(function () { show(el, true); pending -= 1; revealState(); }, wait);
     });
@@ -131,16 +133,85 @@
         el.classList.add("flash");
       };
       var wait = function () {
-        if (document.body.dataset.reveal === "playing") { window.setTimeout(wait, 200); } else { cue(); }
+        var left = myMoment() - window.performance.now();
+        if (left > 0) { window.setTimeout(wait, left + 20); } else { cue(); }
       };
       wait();
     }
     lastResult = value;
   }
 
+  // The TV is the show: nothing tells a hand's outcome before its reveal does. While the
+  // felt's reveal plays (#felt's data-reveal: its version; data-done: how long it lasts), a
+  // [data-keep] element goes on showing what it showed before (a player's chips, the bank)
+  // and a [data-after-reveal] one (the TV's last hands) is hidden. On a phone my own regions
+  // wait for the moment the reveal reaches my last bet (the banker's, its end): until then
+  // its result lines ([data-outcome]) and its bar are hidden and it says to watch the TV
+  // ([data-watch]). A phone at a table whose TV is not open (#tap's data-tv) plays nothing.
+  function phone() { return document.body.classList.contains("phone"); }
+  function noTv() { return !!document.querySelector('#tap[data-tv="0"]'); }
+  function revealEnd(version) {
+    var felt = document.getElementById("felt");
+    if (!felt || felt.dataset.reveal !== String(version) || !(version in starts)) { return 0; }
+    return starts[version] + Number(felt.dataset.done || 0);
+  }
+  function myMoment() {
+    var status = document.getElementById("status"), felt = document.getElementById("felt");
+    if (!status || !felt || noTv()) { return 0; }
+    var end = revealEnd(status.dataset.v);
+    if (!end || status.dataset.banker === "true") { return end; }
+    var seat = document.body.dataset.seat, last = -1;
+    var mine = '[data-player="' + seat + '"]';
+    felt.querySelectorAll(mine + "[data-at], " + mine + " [data-at]").forEach(function (el) {
+      last = Math.max(last, Number(el.dataset.at));
+    });
+    return last >= 0 ? starts[status.dataset.v] + last : end;
+  }
+  function until(el) {
+    var felt = document.getElementById("felt");
+    if (phone() && el.closest("#status")) { return myMoment(); }
+    return felt && felt.dataset.reveal ? revealEnd(felt.dataset.reveal) : 0;
+  }
+  var kept = {}, after = new WeakMap(), heldTimer = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var old = event.detail.target;
+    if (!old || !old.querySelectorAll) { return; }
+    var keeps = Array.prototype.slice.call(old.querySelectorAll("[data-keep]"));
+    if (old.dataset.keep) { keeps.push(old); }
+    keeps.forEach(function (el) { kept[el.dataset.keep] = el.innerHTML; });
+  });
+  function hold() {
+    var now = window.performance.now();
+    document.querySelectorAll("[data-keep]").forEach(function (el) {
+      if (after.has(el)) { return; }
+      var before = kept[el.dataset.keep], wait = until(el) - now;
+      after.set(el, el.innerHTML);
+      if (before === undefined || before === el.innerHTML || wait <= 0) { return; }
+      el.innerHTML = before;
+      window.setTimeout(function () { el.innerHTML = after.get(el); kept[el.dataset.keep] = el.innerHTML; }, wait);
+    });
+    document.querySelectorAll("[data-after-reveal]").forEach(function (el) {
+      var wait = revealEnd(el.dataset.afterReveal) - now;
+      if (wait > 0 && !el.hidden) {
+        el.hidden = true;
+        window.setTimeout(function () { el.hidden = false; }, wait);
+      }
+    });
+    if (!phone()) { return; }
+    var wait = myMoment() - now;
+    if (wait > 0) {
+      document.body.dataset.held = "";
+      window.clearTimeout(heldTimer);
+      heldTimer = window.setTimeout(hold, wait + 20);
+    } else {
+      delete document.body.dataset.held;
+    }
+  }
+
   function update() {
     schedule();
-    if (document.body.classList.contains("phone")) { phoneCues(); }
+    hold();
+    if (phone()) { phoneCues(); }
   }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.querySelector("[data-sound-note]")) { context(); }  // the TV: is sound allowed?

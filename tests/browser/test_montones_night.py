@@ -127,7 +127,16 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     # money first: Eva's 5 on heap 2, then Ben's 10 on heap 1), then the banker's heap, and only
     # then shows the banker's card, the verdicts and the payments, in the order settled.
     tv.evaluate(WATCH_REVEAL)
+    ben_chips = ben.locator("#status [data-keep=my-chips]").inner_text()
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    # The TV is the show: while it turns the heaps, Ben's phone says to watch it and tells
+    # nothing of the hand (his chips as they were, no result, no bar), until the TV pays him.
+    expect(ben.locator("#status [data-watch]")).to_be_visible(timeout=TIMEOUT)
+    expect(ben.locator("#status .status__result")).to_be_attached()
+    expect(ben.locator("#status .status__result")).to_be_hidden()
+    expect(ben.locator("#status [data-keep=my-chips]")).to_have_text(ben_chips)
+    expect(ben.locator("#bar")).to_have_css("visibility", "hidden")
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "playing")
     expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
     expect(tv.locator("#players .paid li")).to_have_count(2)
     expect(tv.locator("#tv_status")).to_contain_text("Turning the heaps")
@@ -136,6 +145,7 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     # a TV-sized screenshot can take longer than the wait for the banker's heap.
     tv.locator("#felt .heap__turn.is-shown").first.wait_for(timeout=TIMEOUT)
     expect(heap(tv, 3).locator(".heap__turn")).not_to_have_class(re.compile(r"\bis-shown\b"))
+    assert ben.locator("#status .status__result").is_hidden()
     screenshot(tv, "tv-mid-reveal", animations="disabled")
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     steps = tv.evaluate("window.reveal")
@@ -148,6 +158,8 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     assert after.index("banker's card") < after.index("paid"), steps
     assert after.count("paid") == 2 and after.count("verdict") == 2, steps
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    expect(ben.locator("#status [data-watch]")).to_be_hidden()
+    expect(ben.locator("#bar")).to_have_css("visibility", "visible")
     # Every screen has played the reveal to its end, and Ben's phone given his result's cue.
     for page in (tv, ben, ana):
         expect(page.locator("#felt")).to_have_attribute(
@@ -323,3 +335,32 @@ def test_a_phone_without_wake_lock_is_kept_awake_by_a_silent_video_from_its_firs
         "() => window.played.some(v => v.title === 'No Sleep' && !v.paused && v.currentTime > 0)",
         timeout=TIMEOUT,
     )
+
+
+def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, server):
+    """Without a TV to watch, the phones play no reveal: the result shows as soon as the hand
+    is settled, and nobody is told to watch a TV."""
+    base, _process, _folder, _port = server
+    _host, host_page, code = create_table(chromium, base)
+    join_url = host_page.locator("p", has_text="Players join at").locator(".mono").inner_text()
+    ana, ben = (join(chromium, join_url, name) for name in ("Ana", "Ben"))
+    ana.get_by_label("Offer for the bank").fill("30")
+    ana.get_by_role("button", name="Offer", exact=True).click()
+    expect(ben.get_by_role("button", name="I don't want the bank")).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="I don't want the bank").click()
+    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ben.get_by_role("button", name="Cut", exact=True).click()
+    expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
+    ana.get_by_role("button", name="3", exact=True).click()
+    expect(ben.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    tap_heap(ben, 1, "bet", 10)
+    tap_heap(ben, 3, "choose")
+    expect(ana.get_by_role("button", name="Close bets and turn the heaps")).to_be_visible(
+        timeout=TIMEOUT
+    )
+    expect(ben.locator("#tap")).to_have_attribute("data-tv", "0")
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    # The whole reveal takes about five seconds on a TV; without one, a second is plenty.
+    expect(ben.locator("#status .status__result")).to_be_visible(timeout=1500)
+    expect(ben.locator("#status [data-watch]")).to_be_hidden()
+    expect(ben.locator("#bar")).to_have_css("visibility", "visible")
