@@ -107,14 +107,17 @@ def _render(table, screen: str, key: tuple) -> Render:
         "oob": False,
         "tv": screen == "tv",
         "phone": screen == "phone",
-        # Phones defer to the TV's reveal only while a TV of the table is open (show.js); the
-        # screens of this process are the ones known here.
-        "tv_open": screen == "phone"
-        and any(s.about["screen"] == "tv" for s in channel.of().screens(table.code)),
+        "tv_open": screen == "phone" and tv_open(table.code),
         "recent": history.hands(table, limit=tv_views.RECENT) if screen == "tv" else [],
     }
     drawers = {template: block_drawer(template, context) for _n, template, _b in SHARED[screen]}
     return Render(key, {name: drawers[template](block) for name, template, block in SHARED[screen]})
+
+
+def tv_open(code: str) -> bool:
+    """Whether a TV of the table is open: phones defer to its reveal only then (show.js). The
+    screens of this process are the ones known here."""
+    return any(screen.about["screen"] == "tv" for screen in channel.of().screens(code))
 
 
 def phone_block(table, block: str, locale: str, oob: bool, seat: str | None = None) -> str | None:

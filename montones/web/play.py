@@ -61,6 +61,7 @@ def _context(table, player, **extra):
         # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
+        "tv_open": updates.tv_open(table.code),
         "notice": None,
         # An action that cannot be taken back, asked about before it is sent (``?ask=kind``).
         "confirming": _confirming(rules, request.args.get("ask")),

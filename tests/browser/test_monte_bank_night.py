@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.test_same_as_a_fresh_load import every_screen_as_fresh
 from tests.browser.test_show import check_phone
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot
 
@@ -132,6 +133,8 @@ def play_deal(number, banker, punters, tv):
     expect(tv.locator("#felt .mb__crosses .chip")).to_have_count(2)
     expect(tv.locator("#felt .chip")).to_have_count(6)
     expect(second.locator("#bar .my-bets li")).to_have_count(2, timeout=TIMEOUT)
+    # Kept up to date by the parts that changed, every screen shows what a fresh load shows.
+    every_screen_as_fresh({"tv": tv, "first": first, "second": second, "banker": banker})
     screenshot(first, f"monte-bank-phone-betting-{number}")
     # The bar a third of the phone at most; every position can be scrolled clear of it and of
     # the status, as every heap can.
@@ -156,6 +159,7 @@ def play_deal(number, banker, punters, tv):
     for page in punters:
         expect(page.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
     at_rest(first, timeout=1000 * min(turned, 40) + TIMEOUT)
+    every_screen_as_fresh({"tv": tv, "first": first, "second": second, "banker": banker})
     screenshot(first, f"monte-bank-phone-decided-{number}")
 
 

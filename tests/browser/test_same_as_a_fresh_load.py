@@ -21,12 +21,20 @@ SETTLE = 10.0  # seconds a screen has to show what a fresh load shows
 # Each region as markup, without the white space between tags (a part inserted in a list comes
 # without the space the template wrote before it) and with runs of white space as one (the
 # stream sends each update on one line); a clock without the time left the page counts down
-# from its deadline (data-until, which is compared), a second apart on two pages.
+# from its deadline (data-until, which is compared), a second apart on two pages; a reveal's
+# steps without the marks of how far the page has played it (a fresh page plays it again).
 REGIONS = """(ids) => ids.map((id) => {
     const found = document.getElementById(id);
     if (!found) { return null; }
     const el = found.cloneNode(true);
     el.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = ""; });
+    el.querySelectorAll("[data-after-reveal]").forEach((line) => { line.hidden = false; });
+    el.querySelectorAll("[data-rv]").forEach((step) => {
+      step.classList.remove("is-shown");
+      step.removeAttribute("data-scheduled");
+      step.removeAttribute("data-noted");
+      step.querySelectorAll(".flip").forEach((flip) => { flip.classList.remove("is-turned"); });
+    });
     return el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ");
 })"""
 PHONE_REGIONS = ["tap", "felt", "odds"]
@@ -57,6 +65,14 @@ def same_as_fresh(name, page, ids):
                 if mine != theirs:
                     return f"{name} #{region}:\n  shown: {mine}\n  fresh: {theirs}"
         page.wait_for_timeout(300)
+
+
+def every_screen_as_fresh(screens: dict):
+    """Every live region of every screen (``{name: page}``, the TV's name "tv") as a fresh load
+    of its page shows it: for the other games' nights, at their steps."""
+    for name, page in screens.items():
+        problem = same_as_fresh(name, page, TV_REGIONS if name == "tv" else PHONE_REGIONS)
+        assert problem is None, problem
 
 
 def slow_network(page):
