@@ -34,11 +34,11 @@ from montones.web.tv import in_table_language
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = "play/table.html"
-REGIONS = ["status", "tap", "felt", "odds", "bar"]
+REGIONS = ["status", "tap", "felt", "odds", "guide", "bar"]
 # A phone's own regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
-MINE = ["status", "bar"]
+MINE = ["status", "guide", "bar"]
 RECALL = 12  # hands a phone can look back on
 
 

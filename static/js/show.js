@@ -208,10 +208,40 @@
     }
   }
 
+  // A first hand's guide (#guide): on a phone until it has seen a hand of its game through (a
+  // result, then a hand without one), each step's hint until it is dismissed; "Show the hints
+  // again" (under More) starts over. Kept on the device, per game.
+  function guideKey(game) { return "montones-guide-" + game; }
+  function guideState(game) {
+    try { return JSON.parse(window.localStorage.getItem(guideKey(game))) || {}; } catch (e) { return {}; }
+  }
+  function saveGuide(game, state) {
+    try { window.localStorage.setItem(guideKey(game), JSON.stringify(state)); } catch (e) { /* private mode */ }
+  }
+  function guide() {
+    var el = document.getElementById("guide"), bar = document.getElementById("bar");
+    if (!el) { return; }
+    if (bar) { document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px"); }
+    var game = el.dataset.game, state = guideState(game);
+    if (document.querySelector("#status [data-result]")) { state.result = true; } else if (state.result) { state.done = true; }
+    saveGuide(game, state);
+    el.hidden = !!state.done || (state.dismissed || []).indexOf(el.dataset.step) >= 0;
+  }
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest("[data-guide-close]");
+    var again = event.target.closest && event.target.closest("[data-guide-again]");
+    var el = document.getElementById("guide");
+    if (!el || !(close || again)) { return; }
+    var game = el.dataset.game, state = again ? {} : guideState(game);
+    if (close) { state.dismissed = (state.dismissed || []).concat([el.dataset.step]); }
+    saveGuide(game, state);
+    guide();
+  });
+
   function update() {
     schedule();
     hold();
-    if (phone()) { phoneCues(); }
+    if (phone()) { phoneCues(); guide(); }
   }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.querySelector("[data-sound-note]")) { context(); }  // the TV: is sound allowed?
