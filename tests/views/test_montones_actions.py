@@ -1376,10 +1376,18 @@ def test_host_pause_stops_the_players_until_resume(app):
     page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert ">Resume</button>" in page and ">Pause</button>" not in page
     assert "Paused by the host" in night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
-    for name in ("Ana", "Ben"):  # every phone says so on its felt, the same for all
-        assert "Paused by the host" in night.page(name).get_data(as_text=True)
-    felt = night.clients["Ben"].get(f"/t/{night.code}/p/felt", headers=HX).get_data(as_text=True)
-    assert "Paused by the host" in felt
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert 'class="tv-status__paused"' in tv  # the TV's banner
+    paused = "Paused by the host: nothing can be played until they resume."
+    for name in ("Ana", "Ben", "Eva"):  # every phone's header says so, its bar offers nothing
+        page = night.page(name).get_data(as_text=True)
+        status = page.split('id="status"')[1].split("</section>")[0]
+        assert paused in status
+        bar = page.split('id="bar"')[1].split("</section>")[0]
+        assert paused in bar and 'hx-post="' not in bar, name
+        assert 'class="intent' not in bar and "Choose" not in page.split('id="felt"')[1]
+    mine = night.clients["Ben"].get(f"/t/{night.code}/p/mine", headers=HX).get_data(as_text=True)
+    assert mine.count(paused) == 2 and 'hx-post="' not in mine.split('id="bar"')[1]
     before = night.snapshot()
     for who, kind, fields in [
         ("Ben", "bet", {"heap": 1, "amount": 5}),
@@ -1396,6 +1404,7 @@ def test_host_pause_stops_the_players_until_resume(app):
     assert night.chips_of("Ben") == 95
     assert ">Pause</button>" in night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert "Paused by the host" not in night.page("Ben").get_data(as_text=True)
+    assert 'name="custom"' in night.page("Eva").get_data(as_text=True)  # bets offered again
 
 
 def test_host_end_shows_the_standings_by_chips(app):
