@@ -228,9 +228,14 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
     state = night.state()
     assert state["phase"] == monte_bank.CUT and state["shuffle"]["commitment"] != sealed
     why = "Void deal: the two lower cards are of one rank"
-    assert why in text(night.host.get(f"/t/{night.code}/tv"))
+    # Which cards: 3C and 3H, the two lower cards (VOID's layout), named and ringed.
+    which = "The two lower cards, 3 of clubs and 3 of hearts, are of one rank."
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert why in text(tv) and which in text(tv)
+    assert tv.get_data(as_text=True).count('class="mb-void__culprit"') == 2
     for name in night.seats:
         assert why in text(night.clients[name].get(f"/t/{night.code}"))
+        assert which in text(night.clients[name].get(f"/t/{night.code}"))
     # The void deal's seal is opened at once, in the history.
     with app.app_context():
         table = service.get_table(night.code)
