@@ -1872,3 +1872,32 @@ def test_max_is_no_amount_for_anything_but_a_stake(app, kind):
     label = "The offer" if kind == "offer" else "The new bank"
     assert notice(response) == f"{label} must be a whole number."
     assert night.snapshot() == before
+
+
+def test_each_of_a_punters_bets_is_said_and_the_banker_is_told_what_the_bank_won(app):
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Ben", "bet", heap=2, amount=4)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "4o", 1: "2e", 2: "3b"})  # both of Ben's heaps under the banker's 4
+    night.ok("Ana", "close")
+    ben = text_of(night.page("Ben"))
+    assert "You lost 9" in ben
+    assert "Heap 1 did not beat the banker's card: you lost 5." in ben
+    assert "Heap 2 did not beat the banker's card: you lost 4." in ben
+    ana = night.clients["Ana"].get(f"/t/{night.code}/p/mine", headers=HX)
+    assert "The bank won 9" in text_of(ana)
+
+
+def test_after_the_bank_broke_the_punters_wait_for_the_banker_to_abona_or_close_it(app):
+    night = broken(app)
+    waiting = "Ana's bank is broken: waiting for Ana to put up a new bank (se abona) or close it."
+    for name in ("Ben", "Eva"):
+        said = text_of(night.page(name))
+        assert waiting in said and "to deal again" not in said
+    assert "The bank paid 30" in text_of(night.page("Ana"))
+
+
+def text_of(response) -> str:
+    page = response.get_data(as_text=True)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
