@@ -282,6 +282,8 @@ def test_the_banker_passes_the_bank_with_aces_and_the_next_seat_banks(app):
     night.do(banker, "close", stage=night.stage())
     page = text(night.clients[banker].get(f"/t/{night.code}"))
     assert "Next deal" in page and "“Aces”: pass the bank" in page
+    # Said where it is offered: what "Aces" does.
+    assert "“Aces” ends your bank now: what it holds goes back to your chips" in page
     assert night.do(banker, "aces", stage=night.stage()).status_code == 200
     state = night.state()
     assert state["phase"] == monte_bank.BANK and state["banker"] != night.seats[banker]
