@@ -150,6 +150,27 @@
     if (event.detail.successful) { tapFailed(false); }
   });
 
+  // A note said briefly (data-brief): shown for BRIEF ms from when this page first showed it,
+  // then hidden, however often the region holding it is drawn again; said afresh once it has
+  // left the page and comes back (the next hand's).
+  var BRIEF = 8000, briefSince = {};
+  function brief() {
+    var now = Date.now(), shown = {};
+    document.querySelectorAll("[data-brief]").forEach(function (note) {
+      var key = note.dataset.brief + "|" + note.textContent;
+      shown[key] = true;
+      if (!(key in briefSince)) {
+        briefSince[key] = now;
+        setTimeout(brief, BRIEF + 50);
+      }
+      note.hidden = now - briefSince[key] >= BRIEF;
+    });
+    Object.keys(briefSince).forEach(function (key) { if (!shown[key]) { delete briefSince[key]; } });
+  }
+  document.addEventListener("DOMContentLoaded", brief);
+  document.addEventListener("htmx:afterSettle", brief);
+  document.addEventListener("htmx:oobAfterSwap", brief);
+
   // Back from the rules page to "#help": the help panel opens on its odds.
   document.addEventListener("DOMContentLoaded", function () {
     var help = location.hash === "#help" && document.getElementById("help");
