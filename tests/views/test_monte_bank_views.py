@@ -398,3 +398,18 @@ def test_when_the_cut_clock_runs_out_the_phones_and_the_tv_say_so(app, clock):
     punter = next(name for name in ("Ana", "Ben", "Eva") if name != banker)
     assert night.tap(punter, "ul", 5).status_code == 200  # a bet changes nothing of it
     assert said in phone(other) and own in phone(cutter)
+
+
+def test_an_amount_typed_that_is_not_a_number_is_refused_in_words_not_bet_as_the_chip(app):
+    night = betting(app)
+    punter = night.punters[0]
+    page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    # Typed as text (a number field would send nothing for "abc", and the chip would be bet),
+    # judged by the server: no field on the phone is a browser's number field.
+    assert 'name="custom" type="text" inputmode="numeric"' in page
+    assert 'type="number"' not in page
+    before = night.snapshot()
+    response = night.tap(punter, "ul", 1, custom="abc")
+    assert response.status_code == 422
+    assert "must be a whole number" in (notice(response) or ""), notice(response)
+    assert night.snapshot() == before
