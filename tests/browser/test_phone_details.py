@@ -103,14 +103,14 @@ def test_a_word_typed_as_the_stake_is_refused_in_words_and_nothing_is_bet(dealt)
     _base, _code, _host, _banker, (punter, _other) = dealt
     punter.get_by_placeholder("other").fill("abc")
     punter.locator("#felt .mb__side--upper button.mb__side-btn").click()
-    expect(punter.locator("#bar .notice")).to_contain_text("must be a whole number", timeout=TIMEOUT)
+    expect(punter.locator("#bar .notice")).to_contain_text(
+        "must be a whole number", timeout=TIMEOUT
+    )
     expect(punter.locator("#bar .my-bets > li")).to_have_count(0)
     screenshot(punter, "details-phone-abc-refused")
 
 
-def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_through(
-    chromium, dealt
-):
+def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_through(chromium, dealt):
     base, code, _host, _banker, (punter, _other) = dealt
     chromium.cut_off_page(punter)
     note = punter.locator("#tap-failed")
@@ -135,7 +135,9 @@ def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_throug
 def test_while_paused_the_phone_says_so_and_offers_no_bet(dealt, size):
     base, code, host, banker, (punter, _other) = dealt
     punter.set_viewport_size(size)
-    assert host.http.post(f"/t/{code}/host/pause", data={"csrf_token": host.token}).status_code == 303
+    assert (
+        host.http.post(f"/t/{code}/host/pause", data={"csrf_token": host.token}).status_code == 303
+    )
     paused = "Paused by the host: nothing can be played until they resume."
     expect(punter.locator("#status")).to_contain_text(paused, timeout=TIMEOUT)
     expect(punter.locator("#bar")).to_contain_text(paused)
@@ -144,7 +146,9 @@ def test_while_paused_the_phone_says_so_and_offers_no_bet(dealt, size):
     expect(banker.locator("#bar button")).to_have_count(0)
     assert punter.evaluate("document.documentElement.scrollWidth") <= size["width"]
     screenshot(punter, f"details-phone-paused-{size['width']}")
-    assert host.http.post(f"/t/{code}/host/resume", data={"csrf_token": host.token}).status_code == 303
+    assert (
+        host.http.post(f"/t/{code}/host/resume", data={"csrf_token": host.token}).status_code == 303
+    )
     expect(punter.locator("#intent.intent")).to_be_visible(timeout=TIMEOUT)
     expect(punter.locator("#status")).not_to_contain_text("Paused")
 
