@@ -124,6 +124,26 @@ def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_throug
         side.click()
         expect(punter.locator("#bar .my-bets > li")).to_have_count(placed, timeout=TIMEOUT)
         expect(note).to_be_hidden()
+    # A tap held up on a bad network, whose failure arrives after a later tap got through:
+    # the table has the later one; the late failure does not bring the banner back.
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    punter.route(re.compile(r"/a/tap$"), hold_the_first)
+    side.click()
+    punter.wait_for_timeout(300)
+    assert held, "the first tap did not leave"
+    punter.locator("#felt .mb__side--lower button.mb__side-btn").click()
+    expect(punter.locator("#bar .my-bets > li")).to_have_count(4, timeout=TIMEOUT)
+    held[0].abort()
+    punter.wait_for_timeout(1000)
+    expect(note).to_be_hidden()
+    punter.unroute(re.compile(r"/a/tap$"))
     # A fetch of the phone's own regions that fails sent nothing to the table: not said so.
     punter.route(re.compile(r"/p/all"), lambda route: route.fulfill(status=503, body="busy"))
     punter.evaluate("htmx.trigger(document.getElementById('resync'), 'resync')")
