@@ -113,6 +113,21 @@ def deal_layout(deck: list[str]) -> dict[str, Any]:
     return {"layout": layout, "rest": rest, "void": void}
 
 
+def void_cards(layout: dict[str, list[str]], why: str) -> list[str]:
+    """The cards of a void deal's ``layout`` that made it void (``why``): the two lower cards
+    of one rank; a lower card and the upper card of its rank; the stack of four."""
+    upper = layout["ul"] + layout["ur"]
+    lower = layout["ll"] + layout["lr"]
+    if why == LOWER_PAIR:
+        return lower
+    if why == LOWER_MATCHES_UPPER:
+        for card in lower:
+            match = next((c for c in upper if rank(c) == rank(card)), None)
+            if match is not None:
+                return [card, match]
+    return layout["ul"]
+
+
 def turning_order(rest: list[str]) -> list[str]:
     """The cards left after the layout, in the order they are turned: from the bottom."""
     return rest[::-1]
@@ -738,7 +753,12 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "spots": spots,
         "turned": result["turned"] if result else [],
         "result": result and {**result, "settled": _lines(shown, result, names)},
-        "void": void and {**void, "fresh": void["version"] == state["version"]},
+        "void": void
+        and {
+            **void,
+            "fresh": void["version"] == state["version"],
+            "cards": void_cards(void["layout"], void["why"]),
+        },
         "pot": state["pot"],
         "house": state["house"],
         "commitment": live_commitment(state),

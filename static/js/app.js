@@ -132,23 +132,69 @@
 
   // A choice that one tap uses up: the form that sends it names, in data-reset-to, the radio the
   // choice goes back to. Its value is already in the request, so the next tap starts afresh.
+  // The second tap of a double tap then lands where the button was, on what chooses afresh (a
+  // card's "choose" label: the card chosen again, the next tap a cross): for a moment, the
+  // choosers (the cards' labels, app.css: body.just-tapped) take no tap.
+  var settling = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
     var id = form && form.dataset && form.dataset.resetTo;
     var back = id && document.getElementById(id);
-    if (back) { back.checked = true; }
+    if (!back) { return; }
+    back.checked = true;
+    document.body.classList.add("just-tapped");
+    clearTimeout(settling);
+    settling = setTimeout(function () { document.body.classList.remove("just-tapped"); }, 700);
   });
 
-  // A tap that got no answer to show (the network, a server error) is said too, never silent.
+  // A tap that got no answer to show (the network, a server error) is said too, never silent;
+  // any answer after it clears it. Said for a tap (a POST) only: a fetch of my regions that
+  // failed sent nothing to the table. And only when no request made after that tap has got
+  // through since: a tap still on its way on a bad network fails late, after its retry was
+  // answered.
+  var answeredSince = 0;
   function tapFailed(show) {
     var note = document.getElementById("tap-failed");
     if (note) { note.hidden = !show; }
   }
-  document.addEventListener("htmx:sendError", function () { tapFailed(true); });
-  document.addEventListener("htmx:responseError", function () { tapFailed(true); });
-  document.addEventListener("htmx:afterOnLoad", function (event) {
-    if (event.detail.successful) { tapFailed(false); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.xhr) { event.detail.xhr.sentAt = performance.now(); }
   });
+  function failed(event) {
+    var detail = event.detail, xhr = detail.xhr;
+    var verb = detail.requestConfig && detail.requestConfig.verb;
+    if (verb === "get" || (xhr && xhr.sentAt < answeredSince)) { return; }
+    tapFailed(true);
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:afterOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    if (!event.detail.successful) { return; }
+    answeredSince = Math.max(answeredSince, (xhr && xhr.sentAt) || 0);
+    tapFailed(false);
+  });
+
+  // A note said briefly (data-brief): shown for BRIEF ms from when this page first showed it,
+  // then hidden, however often the region holding it is drawn again; said afresh once it has
+  // left the page and comes back (the next hand's).
+  var BRIEF = 8000, briefSince = {};
+  function brief() {
+    var now = Date.now(), shown = {};
+    document.querySelectorAll("[data-brief]").forEach(function (note) {
+      var key = note.dataset.brief + "|" + note.textContent;
+      shown[key] = true;
+      if (!(key in briefSince)) {
+        briefSince[key] = now;
+        setTimeout(brief, BRIEF + 50);
+      }
+      note.hidden = now - briefSince[key] >= BRIEF;
+    });
+    Object.keys(briefSince).forEach(function (key) { if (!shown[key]) { delete briefSince[key]; } });
+  }
+  document.addEventListener("DOMContentLoaded", brief);
+  document.addEventListener("htmx:afterSettle", brief);
+  document.addEventListener("htmx:oobAfterSwap", brief);
 
   // Back from the rules page to "#help": the help panel opens on its odds.
   document.addEventListener("DOMContentLoaded", function () {

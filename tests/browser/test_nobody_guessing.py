@@ -188,6 +188,9 @@ def test_monte_the_banker_sees_no_bet_here_and_the_clock_cut_is_said(chromium, s
     host.reload()
     expect(host.locator(".host-now + .cut-note")).to_contain_text(said)
     screenshot(punter, "guess-monte-phone-cut-by-clock")
+    # Said briefly: the sticky header does not keep it all hand.
+    expect(punter.locator("#status [data-cut]")).to_be_hidden(timeout=12_000)
+    expect(banker.locator("#status [data-cut]")).to_be_hidden(timeout=1_000)
 
     expect(punter.locator(".layout__cta").first).to_be_visible(timeout=TIMEOUT)
     expect(banker.locator(".layout__cta").first).to_be_hidden()

@@ -192,15 +192,22 @@ def test_a_fourth_card_of_the_stacks_rank_makes_the_deal_void():
 
 
 @pytest.mark.parametrize(
-    ("ll", "lr", "why"),
+    ("ll", "lr", "why", "cards"),
     [
-        ("3C", "3H", monte_bank.LOWER_PAIR),
-        ("5H", "QC", monte_bank.LOWER_MATCHES_UPPER),
-        ("QC", "JS", monte_bank.LOWER_MATCHES_UPPER),
+        ("3C", "3H", monte_bank.LOWER_PAIR, ["3C", "3H"]),
+        ("5H", "QC", monte_bank.LOWER_MATCHES_UPPER, ["5H", "5S"]),
+        ("QC", "JS", monte_bank.LOWER_MATCHES_UPPER, ["JS", "JD"]),
     ],
 )
-def test_a_deal_is_void_when_the_lower_cards_pair_or_match_an_upper_card(ll, lr, why):
-    assert monte_bank.deal_layout(monte_bank_deck(["5S"], "JD", ll, lr))["void"] == why
+def test_a_deal_is_void_when_the_lower_cards_pair_or_match_an_upper_card(ll, lr, why, cards):
+    dealt = monte_bank.deal_layout(monte_bank_deck(["5S"], "JD", ll, lr))
+    assert dealt["void"] == why
+    assert monte_bank.void_cards(dealt["layout"], why) == cards  # what the screens name
+
+
+def test_the_cards_of_a_void_stack_are_the_four_of_its_rank():
+    dealt = monte_bank.deal_layout(monte_bank_deck(["7S", "7C", "7H", "7D"], None, None, None))
+    assert monte_bank.void_cards(dealt["layout"], dealt["void"]) == ["7S", "7C", "7H", "7D"]
 
 
 def test_a_void_deal_is_gathered_shuffled_sealed_and_cut_again_and_says_why():
@@ -214,6 +221,7 @@ def test_a_void_deal_is_gathered_shuffled_sealed_and_cut_again_and_says_why():
     assert t.state["phase"] == monte_bank.CUT and t.state["cutter"] == "cid"
     assert t.state["shuffle"]["commitment"] != first
     assert monte_bank.view(t.state)["void"]["why"] == monte_bank.LOWER_PAIR
+    assert monte_bank.view(t.state)["void"]["cards"] == ["3C", "3H"]
     assert t.state["deals"] == 0  # a void deal is no deal of the bank
     with pytest.raises(RulesError, match="bets are closed"):
         t.do(monte_bank.bet, "ben", "round ul", 1)

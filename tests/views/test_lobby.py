@@ -1,3 +1,8 @@
+import re
+
+import pytest
+
+from montones.rules import monte_bank
 from tests.helpers.nights import fresh_token
 
 
@@ -60,3 +65,26 @@ def test_a_wrong_host_link_is_said_on_a_page_of_the_apps_in_the_readers_language
     spanish = guest.get(f"/t/{night.code}/host", headers={"Accept-Language": "es"})
     assert spanish.status_code == 403
     assert "Solo el anfitrión puede abrir esta página" in spanish.get_data(as_text=True)
+
+
+def test_every_game_on_the_home_page_links_its_rules(client):
+    html = client.get("/").get_data(as_text=True)
+    for name in ("montones", "monte", "monte_bank"):
+        assert f'href="/rules/{name}"' in html, name
+
+
+@pytest.mark.parametrize("language", ["en", "es", "de", "ru"])
+def test_monte_banks_rules_draw_the_layout_and_what_matches_each_card_as_the_engine_does(
+    client, language
+):
+    html = client.get(f"/rules/monte_bank?lang={language}").get_data(as_text=True)
+    assert html.count('class="mb-pic"') == 7  # the layout, three bets, three stacks
+    # The colour rule's pictures: what each shows under each card is what the engine matches.
+    shown = re.findall(r'data-live="([^"]+)"', html)
+    assert len(shown) == 3
+    stacks = [["7S"], ["7S", "7C"], ["7S", "7C", "7H"]]
+    for drawn, stack in zip(shown, stacks, strict=True):
+        layout = {"ul": stack, "ur": ["AD"], "ll": ["3C"], "lr": ["KH"]}
+        engine = {row["position"]: row["cards"] for row in monte_bank.live_words(layout)}
+        pictured = dict(part.split(":") for part in drawn.split(";"))
+        assert {p: cards.split() for p, cards in pictured.items()} == engine

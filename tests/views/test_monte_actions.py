@@ -419,6 +419,12 @@ def test_the_phone_offers_only_what_the_rules_allow_now(night):
     page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
     # The felt is the same on every phone; the banker's is marked so that its layouts are inert.
     assert "Turn the gate" in page and 'data-banker="true"' in page
+    # No bet yet: the banker is told to wait for the punters, not that the bets are in.
+    assert "No bet is on the table yet: wait for the punters" in html.unescape(page)
+    assert "The bets are in" not in page
+    night.tap(punter, "top", 5)
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "The bets are in: turn the gate" in page and "On the table: 5 of your bank" in page
     page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
     assert "Bet here" in page and "Turn the gate" not in page and 'data-banker="false"' in page
     assert re.search(r"\d+ of 36 win", page)

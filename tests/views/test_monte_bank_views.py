@@ -228,9 +228,14 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
     state = night.state()
     assert state["phase"] == monte_bank.CUT and state["shuffle"]["commitment"] != sealed
     why = "Void deal: the two lower cards are of one rank"
-    assert why in text(night.host.get(f"/t/{night.code}/tv"))
+    # Which cards: 3C and 3H, the two lower cards (VOID's layout), named and ringed.
+    which = "The two lower cards, 3 of clubs and 3 of hearts, are of one rank."
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert why in text(tv) and which in text(tv)
+    assert tv.get_data(as_text=True).count('class="mb-void__culprit"') == 2
     for name in night.seats:
         assert why in text(night.clients[name].get(f"/t/{night.code}"))
+        assert which in text(night.clients[name].get(f"/t/{night.code}"))
     # The void deal's seal is opened at once, in the history.
     with app.app_context():
         table = service.get_table(night.code)
@@ -277,6 +282,8 @@ def test_the_banker_passes_the_bank_with_aces_and_the_next_seat_banks(app):
     night.do(banker, "close", stage=night.stage())
     page = text(night.clients[banker].get(f"/t/{night.code}"))
     assert "Next deal" in page and "“Aces”: pass the bank" in page
+    # Said where it is offered: what "Aces" does.
+    assert "“Aces” ends your bank now: what it holds goes back to your chips" in page
     assert night.do(banker, "aces", stage=night.stage()).status_code == 200
     state = night.state()
     assert state["phase"] == monte_bank.BANK and state["banker"] != night.seats[banker]
@@ -391,3 +398,18 @@ def test_when_the_cut_clock_runs_out_the_phones_and_the_tv_say_so(app, clock):
     punter = next(name for name in ("Ana", "Ben", "Eva") if name != banker)
     assert night.tap(punter, "ul", 5).status_code == 200  # a bet changes nothing of it
     assert said in phone(other) and own in phone(cutter)
+
+
+def test_an_amount_typed_that_is_not_a_number_is_refused_in_words_not_bet_as_the_chip(app):
+    night = betting(app)
+    punter = night.punters[0]
+    page = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    # Typed as text (a number field would send nothing for "abc", and the chip would be bet),
+    # judged by the server: no field on the phone is a browser's number field.
+    assert 'name="custom" type="text" inputmode="numeric"' in page
+    assert 'type="number"' not in page
+    before = night.snapshot()
+    response = night.tap(punter, "ul", 1, custom="abc")
+    assert response.status_code == 422
+    assert "must be a whole number" in (notice(response) or ""), notice(response)
+    assert night.snapshot() == before

@@ -1376,10 +1376,18 @@ def test_host_pause_stops_the_players_until_resume(app):
     page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert ">Resume</button>" in page and ">Pause</button>" not in page
     assert "Paused by the host" in night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
-    for name in ("Ana", "Ben"):  # every phone says so on its felt, the same for all
-        assert "Paused by the host" in night.page(name).get_data(as_text=True)
-    felt = night.clients["Ben"].get(f"/t/{night.code}/p/felt", headers=HX).get_data(as_text=True)
-    assert "Paused by the host" in felt
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert 'class="tv-status__paused"' in tv  # the TV's banner
+    paused = "Paused by the host: nothing can be played until they resume."
+    for name in ("Ana", "Ben", "Eva"):  # every phone's header says so, its bar offers nothing
+        page = night.page(name).get_data(as_text=True)
+        status = page.split('id="status"')[1].split("</section>")[0]
+        assert paused in status
+        bar = page.split('id="bar"')[1].split("</section>")[0]
+        assert paused in bar and 'hx-post="' not in bar, name
+        assert 'class="intent' not in bar and "Choose" not in page.split('id="felt"')[1]
+    mine = night.clients["Ben"].get(f"/t/{night.code}/p/mine", headers=HX).get_data(as_text=True)
+    assert mine.count(paused) == 2 and 'hx-post="' not in mine.split('id="bar"')[1]
     before = night.snapshot()
     for who, kind, fields in [
         ("Ben", "bet", {"heap": 1, "amount": 5}),
@@ -1396,6 +1404,7 @@ def test_host_pause_stops_the_players_until_resume(app):
     assert night.chips_of("Ben") == 95
     assert ">Pause</button>" in night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert "Paused by the host" not in night.page("Ben").get_data(as_text=True)
+    assert 'name="custom"' in night.page("Eva").get_data(as_text=True)  # bets offered again
 
 
 def test_host_end_shows_the_standings_by_chips(app):
@@ -1863,3 +1872,32 @@ def test_max_is_no_amount_for_anything_but_a_stake(app, kind):
     label = "The offer" if kind == "offer" else "The new bank"
     assert notice(response) == f"{label} must be a whole number."
     assert night.snapshot() == before
+
+
+def test_each_of_a_punters_bets_is_said_and_the_banker_is_told_what_the_bank_won(app):
+    night = betting(app)
+    night.ok("Ben", "bet", heap=1, amount=5)
+    night.ok("Ben", "bet", heap=2, amount=4)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "4o", 1: "2e", 2: "3b"})  # both of Ben's heaps under the banker's 4
+    night.ok("Ana", "close")
+    ben = text_of(night.page("Ben"))
+    assert "You lost 9" in ben
+    assert "Heap 1 did not beat the banker's card: you lost 5." in ben
+    assert "Heap 2 did not beat the banker's card: you lost 4." in ben
+    ana = night.clients["Ana"].get(f"/t/{night.code}/p/mine", headers=HX)
+    assert "The bank won 9" in text_of(ana)
+
+
+def test_after_the_bank_broke_the_punters_wait_for_the_banker_to_abona_or_close_it(app):
+    night = broken(app)
+    waiting = "Ana's bank is broken: waiting for Ana to put up a new bank (se abona) or close it."
+    for name in ("Ben", "Eva"):
+        said = text_of(night.page(name))
+        assert waiting in said and "to deal again" not in said
+    assert "The bank paid 30" in text_of(night.page("Ana"))
+
+
+def text_of(response) -> str:
+    page = response.get_data(as_text=True)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))

@@ -70,3 +70,15 @@ def test_the_host_sends_several_players_away_at_once(app):
     assert [pid for pid, p in players.items() if p.get("left")] == seats
     assert not players[night.seats["Ana"]].get("left")
     assert night.ledger()["house"] == -400  # the chips they had went back to the house
+
+
+def test_an_empty_name_is_refused_by_the_app_in_the_phones_language_not_by_the_browser(app):
+    night = Night(app, "Ana", "Ben")
+    client = app.test_client()
+    page = client.get(f"/t/{night.code}/join?lang=es").get_data(as_text=True)
+    # The browser's own check would say it in the browser's language, whatever the page's.
+    assert re.search(r"<form [^>]*novalidate>", page)
+    token = csrf_of(client.get(f"/t/{night.code}/join"))
+    refused = client.post(f"/t/{night.code}/join", data={"csrf_token": token, "name": ""})
+    assert refused.status_code == 422
+    assert refusal_of(refused) == "Hace falta un nombre."  # the app's words, in Spanish
