@@ -225,7 +225,7 @@
     var game = el.dataset.game, state = guideState(game);
     if (document.querySelector("#status [data-result]")) { state.result = true; } else if (state.result) { state.done = true; }
     saveGuide(game, state);
-    el.hidden = !!state.done || (state.dismissed || []).indexOf(el.dataset.step) >= 0;
+    el.hidden = !!state.done || el.dataset.step === "off" || (state.dismissed || []).indexOf(el.dataset.step) >= 0;
   }
   document.addEventListener("click", function (event) {
     var close = event.target.closest && event.target.closest("[data-guide-close]");
