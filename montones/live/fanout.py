@@ -100,6 +100,10 @@ class Glue(Protocol):
         """For each of ``screens``, the bytes that tell it of ``table``'s version (nothing,
         for a screen that fetches nothing of its own, or has nothing new to fetch)."""
 
+    def aside(self, idle: list[Screen], screens: list[Screen]) -> list[bytes]:
+        """For each of ``idle`` (those of a table's ``screens`` whose outbox is empty), what
+        it is sent of the screens themselves, apart from any version (how many watch)."""
+
     def deadline(self, table) -> float | None:
         """When the table's clock next decides something (the clock's wall time)."""
 
@@ -249,6 +253,13 @@ class Fanout:
                 for screen, tell in zip(telling, self._glue.tell(telling, table), strict=True):
                     screen.write(tell, now)
                     screen.told = told
+            # What a round sends besides versions goes to a screen whose stream has taken its
+            # last update (so an outbox holds one update at most, and a few bytes): a busy
+            # screen gets it at a later round, the heartbeat's at the latest.
+            idle = [s for s in screens if not s.outbox]
+            for screen, aside in zip(idle, self._glue.aside(idle, screens), strict=True):
+                if aside:
+                    screen.write(aside, now)
             if self._read_at.get(code) != released:  # the table moved: its clock may have
                 self._read_at[code] = released
                 table = table or self._glue.snapshot(code, released)

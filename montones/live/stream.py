@@ -24,8 +24,12 @@ from montones.web.common import actor_for
 
 bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
 
-SCREENS = ("phone", "tv", "host")
+SCREENS = ("phone", "tv", "watch", "host")
 RETRY = b"retry: 1500\n\n"  # how soon a browser reconnects (ms): sent with the headers
+# A watcher's streams open at once from one client address, at one table: a phone's page, a
+# second tab, a reload whose old stream has not closed yet. The TV counts them, so a guest
+# cannot make it say more than this many for each device they hold.
+WATCHERS_PER_ADDRESS = 3
 
 
 @bp.get("/stream")
@@ -37,9 +41,14 @@ def stream(code):
     _actor, player = actor_for(table)
     seen = request.args.get("v", type=int, default=-1)
     seat = player.seat if player else None
+    address = request.remote_addr or ""
+    if kind == "watch" and _watching_from(table.code, address) >= WATCHERS_PER_ADDRESS:
+        # A failed EventSource does not connect again (a status other than 200 ends it).
+        return Response(status=429, headers={"Cache-Control": "no-store"})
     about = {
         "screen": kind,
         "seat": seat,
+        "address": address,
         # Which device of the seat this is: a rejoin elsewhere counts up (told as "gone").
         "device": table.state["players"][seat].get("device", 0) if seat else None,
         "locale": (kind == "tv" and table.tv_language) or str(get_locale()),
@@ -75,3 +84,11 @@ def stream(code):
     response.headers["X-Accel-Buffering"] = "no"
     response.headers["X-Montones-Worker"] = str(os.getpid())  # which process holds the stream
     return response
+
+
+def _watching_from(code: str, address: str) -> int:
+    """The watchers' streams this process holds open at table ``code`` for ``address``."""
+    return sum(
+        screen.about["screen"] == "watch" and screen.about["address"] == address
+        for screen in channel.of().screens(code)
+    )

@@ -145,8 +145,9 @@ def snapshot(code: str, released: int) -> Snapshot:
 
 
 # The order a round writes updates in: the phones (the many, one render of the felt for all
-# of them) before the TV's render, which they need not wait for.
-ORDER = {"phone": 0, "tv": 1, "host": 2}
+# of them) before the TV's render, which they need not wait for; the watchers' phones, sent
+# the TV's picture, after the TV.
+ORDER = {"phone": 0, "tv": 1, "watch": 2, "host": 3}
 
 
 def order(screen: Screen) -> int:
@@ -163,6 +164,11 @@ def update(screen: Screen, table: Snapshot) -> bytes:
         locale = table.tv_language
     if kind == "host":
         return b"event: changed\ndata: %d\n\n" % table.version
+    if about.get("count_locale", locale) != locale:  # the count of watchers, said again in it
+        about["watching"] = None
+    about["count_locale"] = locale
+    if kind == "watch":  # the TV's picture, in the watcher's own language
+        kind = "tv"
     reason = departure(table.state, about) if kind == "phone" else None
     if reason is None and (table.code, table.version, kind, locale) in channel.of().renders:
         return _sent(about, shared(table, kind, locale))
@@ -259,6 +265,27 @@ def own(table, view: dict) -> tuple:
         service.stage(table.state),
         table.paused,
     )
+
+
+WATCHING = "tv/_watching.html"
+
+
+def aside(idle: list[Screen], screens: list[Screen]) -> list[bytes]:
+    """How many watch the table (its open watchers' streams), to each of ``idle`` that shows
+    it (the TV, a watcher's phone) when the count differs from what it was last sent."""
+    count = sum(screen.about["screen"] == "watch" for screen in screens)
+    sent = []
+    for screen in idle:
+        about = screen.about
+        if about["screen"] not in ("tv", "watch") or about.get("watching") == count:
+            sent.append(b"")
+            continue
+        about["watching"] = count
+        # No request here, nor any of its context: the line is the template's words alone.
+        with force_locale(about.get("count_locale", about["locale"])):
+            html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=True)
+        sent.append(_update([_one_line(html)]))
+    return sent
 
 
 def deadline(table: Snapshot) -> float | None:

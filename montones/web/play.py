@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import secrets
 
-import segno
 from flask import Blueprint, Response, abort, flash, render_template, request, session
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -23,6 +21,7 @@ from montones.web.common import (
     credentials,
     join_url,
     number,
+    qr_code,
     refusal,
     remember,
     render_regions,
@@ -316,12 +315,7 @@ def _take_seat(table, template: str, seat):
 
 @bp.get("/qr.svg")
 def qr(code):
-    table = service.get_table(code)
-    out = io.BytesIO()
-    segno.make(join_url(table), error="m").save(out, kind="svg", scale=10, border=2)
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "max-age=3600"
-    return response
+    return qr_code(join_url(service.get_table(code)))
 
 
 @bp.get("/standings")
