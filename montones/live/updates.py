@@ -9,6 +9,11 @@ of band; the parts from one render to the next are worked out once for every scr
 that step. A seated phone whose own
 regions (its chips, its action bar) show something new is then told (``mine``, at the broker's
 pace for tells) and fetches them; the host's page is sent the version (``changed``) and fetches what it shows.
+
+A watcher's phone (``watch``, :mod:`montones.web.watch`) is sent the TV's render, in its own
+language. How many watch is no part of a version: the fan-out asks :func:`aside` at every round,
+and the TV and the watchers are sent the count of the table's open watcher streams (in this
+process: with several workers, those its worker holds) when it changes.
 """
 
 from __future__ import annotations
@@ -270,12 +275,12 @@ def own(table, view: dict) -> tuple:
 WATCHING = "tv/_watching.html"
 
 
-def aside(idle: list[Screen], screens: list[Screen]) -> list[bytes]:
-    """How many watch the table (its open watchers' streams), to each of ``idle`` that shows
-    it (the TV, a watcher's phone) when the count differs from what it was last sent."""
+def aside(screens: list[Screen]) -> list[bytes]:
+    """How many watch the table (its open watchers' streams), to each of its ``screens`` that
+    shows it (the TV, a watcher's phone) when the count differs from what it was last sent."""
     count = sum(screen.about["screen"] == "watch" for screen in screens)
     sent = []
-    for screen in idle:
+    for screen in screens:
         about = screen.about
         if about["screen"] not in ("tv", "watch") or about.get("watching") == count:
             sent.append(b"")

@@ -223,11 +223,11 @@ def test_the_count_is_sent_to_a_screen_only_when_it_changes_and_in_its_language(
     host = fanout.Screen("ABCD", 0, screen="host", locale="en")
     screens = [tv, ru_watcher, phone, host]
     with app.app_context():
-        sent = updates.aside(screens, screens)
+        sent = updates.aside(screens)
         assert sent[2:] == [b"", b""]  # a phone and the host page show no count
         assert b"1 watching" in sent[0] and "1 зритель".encode() in sent[1]
-        assert updates.aside(screens, screens) == [b""] * 4  # nothing new
+        assert updates.aside(screens) == [b""] * 4  # nothing new
         five = screens + [fanout.Screen("ABCD", 0, screen="watch", locale="de") for _ in range(4)]
-        sent = updates.aside(five, five)
+        sent = updates.aside(five)
         assert b"5 watching" in sent[0] and "5 зрителей".encode() in sent[1]
         assert b"5 schauen zu" in sent[-1]
