@@ -282,7 +282,10 @@ def aside(screens: list[Screen]) -> list[bytes]:
     sent = []
     for screen in screens:
         about = screen.about
-        if about["screen"] not in ("tv", "watch") or about.get("watching") == count:
+        # A page is drawn saying nothing (as for none): a TV nobody watches is sent nothing.
+        # (A TV whose stream opens again finds the count it showed, had every watcher gone
+        # in the second between, said again at the next change.)
+        if about["screen"] not in ("tv", "watch") or about.get("watching", 0) == count:
             sent.append(b"")
             continue
         about["watching"] = count
