@@ -29,6 +29,7 @@ def test_a_guest_watches_the_table_live_from_a_phone_then_sits_down(chromium, se
 
     # The guest follows the address the host page gives (the TV's QR code holds the same).
     watch_url = host.locator(".watch-link a").get_attribute("href")
+    screenshot(host, "host-watch-link", full_page=True)
     guest = chromium.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
     watcher = guest.new_page()
     watcher.goto(base + watch_url)
