@@ -42,7 +42,8 @@ def stream(code):
     seen = request.args.get("v", type=int, default=-1)
     seat = player.seat if player else None
     address = request.remote_addr or ""
-    if kind == "watch" and _watching_from(table.code, address) >= WATCHERS_PER_ADDRESS:
+    live = channel.of()
+    if kind == "watch" and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS:
         # A failed EventSource does not connect again (a status other than 200 ends it).
         return Response(status=429, headers={"Cache-Control": "no-store"})
     about = {
@@ -54,7 +55,6 @@ def stream(code):
         "locale": (kind == "tv" and table.tv_language) or str(get_locale()),
         "base_url": request.host_url,
     }
-    live = channel.of()
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
     screen = Screen(table.code, seen, ends=ends, cut=request.environ.get("montones.cut"), **about)
 
@@ -68,6 +68,14 @@ def stream(code):
         try:
             yield RETRY
             live.broker.publish(table.code, table.version, table)  # a version unknown here yet
+            if (
+                kind == "watch"
+                and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS
+            ):
+                # Opened at once with others from its address, which the count above had not
+                # seen yet: counted again here, where under montones serve (greenlets) nothing
+                # else runs between the count and the serve.
+                return
             fanout = live.serve(screen, updates)
             while fanout is not None and (data := screen.take()) is not None:
                 yield data
@@ -86,9 +94,9 @@ def stream(code):
     return response
 
 
-def _watching_from(code: str, address: str) -> int:
+def _watching_from(live: channel.Channel, code: str, address: str) -> int:
     """The watchers' streams this process holds open at table ``code`` for ``address``."""
     return sum(
         screen.about["screen"] == "watch" and screen.about["address"] == address
-        for screen in channel.of().screens(code)
+        for screen in live.screens(code)
     )
