@@ -98,9 +98,13 @@ def test_a_watcher_is_told_why_there_is_no_seat_and_the_join_page_still_decides(
     page = guest.get(f"/t/{night.code}/watch").get_data(as_text=True)
     assert "The host has closed this table to new players." in page
     assert f'href="/t/{night.code}/join"' in page  # the doors may open again while it watches
+    joining = guest.get(f"/t/{night.code}/join")  # which says so too, before a name is typed
+    assert joining.status_code == 200
+    assert "The host has closed this table to new players." in joining.get_data(as_text=True)
     assert night.host_do("open_doors").status_code == 303
     page = guest.get(f"/t/{night.code}/watch").get_data(as_text=True)
     assert "closed this table" not in page
+    assert "closed this table" not in guest.get(f"/t/{night.code}/join").get_data(as_text=True)
     assert night.host_do("end").status_code == 303
     page = guest.get(f"/t/{night.code}/watch").get_data(as_text=True)
     assert "This table has ended." in page and f'href="/t/{night.code}/join"' not in page
