@@ -290,7 +290,7 @@ def aside(screens: list[Screen]) -> list[bytes]:
             continue
         about["watching"] = count
         # No request here, nor any of its context: the line is the template's words alone.
-        with force_locale(about.get("count_locale", about["locale"])):
+        with force_locale(about.setdefault("count_locale", about["locale"])):
             html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=True)
         sent.append(_update([_one_line(html)]))
     return sent

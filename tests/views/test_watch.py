@@ -235,3 +235,20 @@ def test_the_count_is_sent_to_a_screen_only_when_it_changes_and_in_its_language(
         sent = updates.aside(five)
         assert b"5 watching" in sent[0] and "5 зрителей".encode() in sent[1]
         assert b"5 schauen zu" in sent[-1]
+
+
+def test_the_tv_says_the_count_again_in_the_language_the_host_sets(night):
+    version = night.state()["version"]
+    tv = Stream(night.host, url(night, "tv", version))
+    one, _said = watcher(night.app.test_client(), url(night, "watch", version), 3)
+    try:
+        assert watching(tv.events(until="update")) == ["1 watching"]
+        assert night.host_do("tv_language", language="ru").status_code == 303
+        said = []
+        while not said:  # the TV's regions in Russian, then the count in it
+            said = watching(tv.events(until="update"))
+        assert said == ["1 зритель"]
+    finally:
+        one.close()
+        tv.close()
+        night.host_do("tv_language", language="")
