@@ -10,7 +10,8 @@ interpreter, and the one render every screen of a kind shares is made once.
 
 A screen gets no newer update while its outbox still holds one its stream has not taken (a
 phone asleep, a slow network: the server is still writing the last one), and then only the
-newest; so a screen that stops reading holds up no other and keeps at most one update waiting.
+newest; so a screen that stops reading holds up no other and keeps at most one update waiting
+(and one word of the screens themselves, the count of watchers: see ``Glue.aside``).
 The fan-out also makes the releases that fall due, sends the heartbeats, applies a table's clock
 when it falls due and ends a stream when its time is up (the browser connects again). It runs
 while it has screens to serve, and stops when the last one goes.
@@ -51,6 +52,7 @@ class Screen:
         self.about = about  # what the update depends on: its kind, seat, language...
         self.ends = ends  # when the stream ends (real time.monotonic()), if it does
         self.outbox = bytearray()  # written by the fan-out, taken by the stream
+        self.held = b""  # what goes aside into the outbox once it is taken (see hold)
         self.filled_at = 0.0  # when the outbox last filled (real time.monotonic())
         self.cut = cut  # what closes the stream's connection under the server, if it can be
         self.last_write = 0.0  # the clock's monotonic time (set when the fan-out takes it)
@@ -65,6 +67,16 @@ class Screen:
             self.last_write = now
             self._filled.notify()
 
+    def hold(self, data: bytes, now: float) -> None:
+        """Write ``data``, sent aside from any version (see ``Glue.aside``), now if the outbox
+        is empty, else once the stream has taken what it holds: in place of anything held
+        before, so that a stream that takes nothing keeps one update and one aside at most."""
+        with self._filled:
+            if self.outbox:
+                self.held = data
+            else:
+                self.write(data, now)
+
     def take(self) -> bytes | None:
         """What the outbox holds, once it holds something (waiting until then); None once the
         stream is to end."""
@@ -75,6 +87,10 @@ class Screen:
                 return None
             data = bytes(self.outbox)
             self.outbox.clear()
+            if self.held:  # taken at the stream's next turn
+                self.outbox += self.held
+                self.filled_at = time.monotonic()
+                self.held = b""
             return data
 
     def end(self) -> None:
@@ -99,6 +115,10 @@ class Glue(Protocol):
     def tell(self, screens: list[Screen], table) -> list[bytes]:
         """For each of ``screens``, the bytes that tell it of ``table``'s version (nothing,
         for a screen that fetches nothing of its own, or has nothing new to fetch)."""
+
+    def aside(self, screens: list[Screen]) -> list[bytes]:
+        """For each of a table's ``screens``, what it is sent of the screens themselves,
+        apart from any version (how many watch): nothing, unless that has changed."""
 
     def deadline(self, table) -> float | None:
         """When the table's clock next decides something (the clock's wall time)."""
@@ -249,6 +269,9 @@ class Fanout:
                 for screen, tell in zip(telling, self._glue.tell(telling, table), strict=True):
                     screen.write(tell, now)
                     screen.told = told
+            for screen, aside in zip(screens, self._glue.aside(screens), strict=True):
+                if aside:
+                    screen.hold(aside, now)
             if self._read_at.get(code) != released:  # the table moved: its clock may have
                 self._read_at[code] = released
                 table = table or self._glue.snapshot(code, released)

@@ -26,13 +26,17 @@ from montones.web.common import actor_for
 
 bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
 
-SCREENS = ("phone", "tv", "host")
+SCREENS = ("phone", "tv", "watch", "host")
 RETRY = b"retry: 1500\n\n"  # how soon a browser reconnects (ms): sent with the headers
 # A stream is compressed as one gzip member, flushed after each update so that it reaches its
 # screen whole and at once. The window is 4 KiB, not zlib's 32: each update is mostly what the
 # last few held (a version, a pile), and a stream keeps its compressor as long as it is open
 # (about 32 kB each, not 256 kB). Flask-Compress compresses a stream without flushing it.
 WINDOW_BITS, MEMORY_LEVEL = 12, 5
+# A watcher's streams open at once from one client address, at one table: a phone's page, a
+# second tab, a reload whose old stream has not closed yet. The TV counts them, so a guest
+# cannot make it say more than this many for each device they hold.
+WATCHERS_PER_ADDRESS = 3
 
 
 @bp.get("/stream")
@@ -44,15 +48,20 @@ def stream(code):
     _actor, player = actor_for(table)
     seen = request.args.get("v", type=int, default=-1)
     seat = player.seat if player else None
+    address = request.remote_addr or ""
+    live = channel.of()
+    if kind == "watch" and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS:
+        # A failed EventSource does not connect again (a status other than 200 ends it).
+        return Response(status=429, headers={"Cache-Control": "no-store"})
     about = {
         "screen": kind,
         "seat": seat,
+        "address": address,
         # Which device of the seat this is: a rejoin elsewhere counts up (told as "gone").
         "device": table.state["players"][seat].get("device", 0) if seat else None,
         "locale": (kind == "tv" and table.tv_language) or str(get_locale()),
         "base_url": request.host_url,
     }
-    live = channel.of()
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
     screen = Screen(table.code, seen, ends=ends, cut=request.environ.get("montones.cut"), **about)
 
@@ -66,6 +75,14 @@ def stream(code):
         try:
             yield RETRY
             live.broker.publish(table.code, table.version, table)  # a version unknown here yet
+            if (
+                kind == "watch"
+                and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS
+            ):
+                # Opened at once with others from its address, which the count above had not
+                # seen yet: counted again here, where under montones serve (greenlets) nothing
+                # else runs between the count and the serve.
+                return
             fanout = live.serve(screen, updates)
             while fanout is not None and (data := screen.take()) is not None:
                 yield data
@@ -95,3 +112,11 @@ def gzipped(chunks):
         for data in chunks:
             yield packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
     yield packer.flush()
+
+
+def _watching_from(live: channel.Channel, code: str, address: str) -> int:
+    """The watchers' streams this process holds open at table ``code`` for ``address``."""
+    return sum(
+        screen.about["screen"] == "watch" and screen.about["address"] == address
+        for screen in live.screens(code)
+    )

@@ -9,6 +9,11 @@ of band; the parts from one render to the next are worked out once for every scr
 that step. A seated phone whose own
 regions (its chips, its action bar) show something new is then told (``mine``, at the broker's
 pace for tells) and fetches them; the host's page is sent the version (``changed``) and fetches what it shows.
+
+A watcher's phone (``watch``, :mod:`montones.web.watch`) is sent the TV's render, in its own
+language. How many watch is no part of a version: the fan-out asks :func:`aside` at every round,
+and the TV and the watchers are sent the count of the table's open watcher streams (in this
+process: with several workers, those its worker holds) when it changes.
 """
 
 from __future__ import annotations
@@ -152,8 +157,9 @@ def snapshot(code: str, released: int) -> Snapshot:
 
 
 # The order a round writes updates in: the phones (the many, one render of the felt for all
-# of them) before the TV's render, which they need not wait for.
-ORDER = {"phone": 0, "tv": 1, "host": 2}
+# of them) before the TV's render, which they need not wait for; the watchers' phones, sent
+# the TV's picture, after the TV.
+ORDER = {"phone": 0, "tv": 1, "watch": 2, "host": 3}
 
 
 def order(screen: Screen) -> int:
@@ -170,6 +176,11 @@ def update(screen: Screen, table: Snapshot) -> bytes:
         locale = table.tv_language
     if kind == "host":
         return b"event: changed\ndata: %d\n\n" % table.version
+    if about.get("count_locale", locale) != locale:  # the count of watchers, said again in it
+        about["watching"] = None
+    about["count_locale"] = locale
+    if kind == "watch":  # the TV's picture, in the watcher's own language
+        kind = "tv"
     reason = departure(table.state, about) if kind == "phone" else None
     if reason is None and (table.code, table.version, kind, locale) in channel.of().renders:
         return _sent(about, shared(table, kind, locale))
@@ -266,6 +277,30 @@ def own(table, view: dict) -> tuple:
         service.stage(table.state),
         table.paused,
     )
+
+
+WATCHING = "tv/_watching.html"
+
+
+def aside(screens: list[Screen]) -> list[bytes]:
+    """How many watch the table (its open watchers' streams), to each of its ``screens`` that
+    shows it (the TV, a watcher's phone) when the count differs from what it was last sent."""
+    count = sum(screen.about["screen"] == "watch" for screen in screens)
+    sent = []
+    for screen in screens:
+        about = screen.about
+        # A page is drawn saying nothing (as for none): a TV nobody watches is sent nothing.
+        # (A TV whose stream opens again finds the count it showed, had every watcher gone
+        # in the second between, said again at the next change.)
+        if about["screen"] not in ("tv", "watch") or about.get("watching", 0) == count:
+            sent.append(b"")
+            continue
+        about["watching"] = count
+        # No request here, nor any of its context: the line is the template's words alone.
+        with force_locale(about.setdefault("count_locale", about["locale"])):
+            html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=True)
+        sent.append(_update([_one_line(html)]))
+    return sent
 
 
 def deadline(table: Snapshot) -> float | None:

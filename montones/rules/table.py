@@ -138,17 +138,26 @@ def require_phase(state: State, refusals: dict[str, Phrase], *phases: str) -> No
         raise RulesError(refusals[phases[0]])
 
 
+def no_room(state: State) -> RulesError | None:
+    """Why nobody new can sit down now (the host closed the table, or it is full), or None:
+    what the join form refuses, and what a watcher is told before choosing a name."""
+    if state.get("closed"):
+        return RulesError("the host has closed this table to new players")
+    at_table = sum(1 for other in state["players"].values() if not other.get("left"))
+    most = state["settings"].get("most_players", TABLE_DEFAULTS["most_players"])
+    if at_table >= most:
+        return RulesError("the table is full: it seats %(most)s players", most=most)
+    return None
+
+
 def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
     """Seat a player with a name nobody at the table has and their starting chips."""
     name = plain_name(name)
     if pid in state["players"]:
         raise RulesError("that seat is taken")
-    if state.get("closed"):
-        raise RulesError("the host has closed this table to new players")
-    at_table = sum(1 for other in state["players"].values() if not other.get("left"))
-    most = state["settings"].get("most_players", TABLE_DEFAULTS["most_players"])
-    if at_table >= most:
-        raise RulesError("the table is full: it seats %(most)s players", most=most)
+    refused = no_room(state)
+    if refused is not None:
+        raise refused
     for other in state["players"].values():
         if looks(other["name"]) != looks(name):
             continue

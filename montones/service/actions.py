@@ -26,6 +26,7 @@ from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.games import game
 from montones.rules.table import moved
+from montones.rules.table import no_room as rules_no_room
 from montones.service import names
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
@@ -104,6 +105,15 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         store.add_player(conn, table.id, player, hash_secret(token))
         write(conn, table, new_state, events, seat, "join", {"name": player.name})
     return player, token
+
+
+def no_room(table) -> ServiceError | None:
+    """Why nobody new can sit down at ``table`` now (its night is over, the host closed it, it
+    is full), or None: a watcher sees it before choosing a name; :func:`join` decides."""
+    if table.ended_at:
+        return ServiceError("This table has ended.")
+    refused = rules_no_room(table.state)
+    return None if refused is None else ServiceError(refused.template, **refused.params)
 
 
 def _rejoin_code(taken: set[str]) -> str:

@@ -1,7 +1,7 @@
-"""The web: blueprints by audience (``lobby``, ``play`` for the phones, ``tv``, ``host``, and the
-live ``stream``), their drawing helpers (``common``), and the web's add-ons: ``security``
-(sessions, CSRF, headers), ``limits`` (allowances per client address), ``assets`` (compression,
-static files kept by the browser), ``chart`` and ``i18n``.
+"""The web: blueprints by audience (``lobby``, ``play`` for the phones, ``tv``, ``watch`` for a
+guest without a seat, ``host``, and the live ``stream``), their drawing helpers (``common``),
+and the web's add-ons: ``security`` (sessions, CSRF, headers), ``limits`` (allowances per client
+address), ``assets`` (compression, static files kept by the browser), ``chart`` and ``i18n``.
 
 May import every layer below: ``montones.rules``, ``montones.data``, ``montones.service`` and
 ``montones.live``. A view parses, asks the service, and renders; it names no game.
@@ -9,7 +9,7 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 
 from montones.live import stream
 from montones.rules.games import GAMES, game
-from montones.web import assets, chart, common, host, lobby, play, tv
+from montones.web import assets, chart, common, host, lobby, play, tv, watch
 
 
 def init_app(app):
@@ -20,5 +20,5 @@ def init_app(app):
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["chart_size"] = chart.size
-    for module in (lobby, play, tv, stream, host):
+    for module in (lobby, play, tv, watch, stream, host):
         app.register_blueprint(module.bp)

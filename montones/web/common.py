@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import secrets
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 import jinja2_fragments
+import segno
 from babel.numbers import get_group_symbol, get_minus_sign_symbol, parse_pattern
-from flask import current_app, make_response, redirect, session, url_for
+from flask import Response, current_app, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
@@ -185,12 +187,20 @@ def block_drawer(template: str, context: dict):
 
 
 def join_url(table) -> str:
+    return public_url("play.join", table)
+
+
+def watch_url(table) -> str:
+    return public_url("watch.page", table)
+
+
+def public_url(endpoint: str, table) -> str:
+    """The address of a table's page as a guest's phone reaches it (the TV and the host page
+    show it, and its QR code)."""
     public = current_app.config.get("PUBLIC_URL")
-    path = url_for("play.join", code=table.code)
+    path = url_for(endpoint, code=table.code)
     return (
-        public.rstrip("/") + path
-        if public
-        else url_for("play.join", code=table.code, _external=True)
+        public.rstrip("/") + path if public else url_for(endpoint, code=table.code, _external=True)
     )
 
 
@@ -201,3 +211,12 @@ def back_to(endpoint: str, **values):
 def wants_fragment() -> bool:
     """Whether htmx asked (flask-htmx reads its HX-Request header)."""
     return bool(htmx)
+
+
+def qr_code(url: str) -> Response:
+    """A QR code of ``url``, an SVG the TV and the host page show."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=10, border=2)
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response

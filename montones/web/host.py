@@ -28,6 +28,7 @@ from montones.web.common import (
     refusal,
     remember,
     table_view,
+    watch_url,
 )
 
 bp = Blueprint("host", __name__, url_prefix="/t/<code>/host")
@@ -75,6 +76,7 @@ def page(code):
         table=table,
         v=table_view(table, actor.seat),
         join_url=join_url(table),
+        watch_url=watch_url(table),
         host_secret=secret if show_link else None,
         standings=game(table.game).standings(table.state),
         nonce=secrets.token_urlsafe(12),

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import secrets
 
-import segno
 from flask import Blueprint, Response, abort, flash, render_template, request, session
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -23,6 +21,7 @@ from montones.web.common import (
     credentials,
     join_url,
     number,
+    qr_code,
     refusal,
     remember,
     render_regions,
@@ -285,8 +284,13 @@ def join(code):
         return back_to("play.page", code=table.code)
     if _departure(table) == "sent_away":  # not back under another name without the host
         return _gone(table, "sent_away")
+    # A full or closed table says so before a name is typed (a watcher's "sit down" comes here).
+    full = service.no_room(table) if not table.ended_at else None
     return _take_seat(
-        table, "play/join.html", lambda: service.join(table.code, request.form.get("name", ""))
+        table,
+        "play/join.html",
+        lambda: service.join(table.code, request.form.get("name", "")),
+        full,
     )
 
 
@@ -300,9 +304,10 @@ def rejoin(code):
     )
 
 
-def _take_seat(table, template: str, seat):
-    """The join and rejoin forms: on POST, ``seat()`` gives a seat token for this browser."""
-    error = None
+def _take_seat(table, template: str, seat, refused_now: service.ServiceError | None = None):
+    """The join and rejoin forms: on POST, ``seat()`` gives a seat token for this browser; on
+    GET, the form says ``refused_now`` (what taking a seat would be refused now), if any."""
+    error = refusal(refused_now) if refused_now is not None else None
     if request.method == "POST":
         try:
             player, token = seat()
@@ -312,17 +317,13 @@ def _take_seat(table, template: str, seat):
             remember("seats", table.code, token)
             remember("seat_ids", table.code, player.seat)  # to say where it went, if it goes
             return back_to("play.page", code=table.code)
-    return render_template(template, table=table, error=error), 422 if error else 200
+    refused = error and request.method == "POST"
+    return render_template(template, table=table, error=error), 422 if refused else 200
 
 
 @bp.get("/qr.svg")
 def qr(code):
-    table = service.get_table(code)
-    out = io.BytesIO()
-    segno.make(join_url(table), error="m").save(out, kind="svg", scale=10, border=2)
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "max-age=3600"
-    return response
+    return qr_code(join_url(service.get_table(code)))
 
 
 @bp.get("/standings")

@@ -18,13 +18,15 @@ REGIONS = ["tv_status", "felt", "players", "recent"]
 RECENT = 5  # hands in the TV's corner between hands
 
 
-def _context(table):
+def context(table):
+    """What the TV's page draws from (a watcher's page too: the TV's picture)."""
     return {
         "table": table,
         "v": table_view(table),
         "join_url": join_url(table),
         "recent": history.hands(table, limit=RECENT),
         "tv": True,
+        "screen": "tv",
     }
 
 
@@ -37,7 +39,7 @@ def in_table_language(table):
 def page(code):
     table = service.get_table(code)
     with in_table_language(table):
-        return render_template(PAGE, **_context(table))
+        return render_template(PAGE, **context(table))
 
 
 @bp.get("/p/<region>")
@@ -49,4 +51,4 @@ def region(code, region):
     if any(b not in REGIONS for b in blocks):
         abort(404)
     with in_table_language(table):
-        return render_regions(PAGE, blocks, all_oob=region == "all", **_context(table))
+        return render_regions(PAGE, blocks, all_oob=region == "all", **context(table))

@@ -68,6 +68,9 @@ GET_ROUTES = {
     ],
     "tv.page": [("anonymous", "/t/{code}/tv", 200, "text/html")],
     "tv.region": [("anonymous", "/t/{code}/tv/p/all", 200, "text/html")],
+    "watch.page": [("anonymous", "/t/{code}/watch", 200, "text/html")],
+    "watch.region": [("anonymous", "/t/{code}/watch/p/all", 200, "text/html")],
+    "watch.qr": [("anonymous", "/t/{code}/watch/qr.svg", 200, "image/svg+xml")],
     "stream.stream": [("anonymous", "/t/{code}/stream", 200, "text/event-stream")],
     "host.claim": [
         ("anonymous", "/t/{code}/host/claim/{secret}", 303, None),

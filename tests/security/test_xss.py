@@ -54,7 +54,9 @@ OWN_TAGS = {
 }
 # A script's address names its content (?v=, montones/web/assets.py).
 OWN_SCRIPT = re.compile(r"/static/js/[\w.-]+\.js\?v=[0-9a-f]{12}")
-OWN_IMG = re.compile(r"/t/[A-Z]{4}/(?:qr\.svg|standings\.svg\?screen=(?:phone|tv)&v=\d+)")
+OWN_IMG = re.compile(
+    r"/t/[A-Z]{4}/(?:(?:watch/)?qr\.svg|standings\.svg\?screen=(?:phone|tv)&v=\d+)"
+)
 
 
 class Audit(HTMLParser):
@@ -203,6 +205,7 @@ class Screens:
                 query_string={"custom": self.payload, "amount": self.payload, "mode": self.payload},
             )
         self.get((stage, "tv"), self.tv, f"/t/{code}/tv", name)
+        self.get((stage, "watch"), self.tv, f"/t/{code}/watch", name)
         for region in ("tv_status", "felt", "players", "all"):
             self.get(
                 (stage, "tv region", region),

@@ -44,6 +44,9 @@ class Table:
     def tell(self, screens, table):
         return [b""] * len(screens)
 
+    def aside(self, screens):
+        return [b""] * len(screens)
+
     def deadline(self, table):
         return self.due
 
@@ -240,6 +243,40 @@ def test_a_screen_whose_stream_stops_taking_holds_up_no_other_and_then_gets_the_
     # Awake again, it takes what it had been sent, then the newest only.
     got = Reader(hub, asleep).until(b"data: v11 ")
     assert got == b"event: felt\ndata: v1 asleep\n\nevent: felt\ndata: v11 asleep\n\n"
+
+
+def test_what_is_sent_aside_waits_for_a_stream_to_take_its_update_and_only_the_newest(
+    broker, hub_for
+):
+    """The count of watchers, say: a screen whose stream is still writing its last update is
+    sent it once that is taken, and of several counts meanwhile only the last."""
+
+    class Counted(Table):
+        count = 0
+
+        def aside(self, screens):
+            sent = []
+            for one in screens:
+                said = one.about.get("said")
+                one.about["said"] = self.count
+                news = b"event: count\ndata: %d\n\n" % self.count
+                sent.append(b"" if said == self.count else news)
+            return sent
+
+    table = Counted()
+    broker.publish(table.code, 1)
+    hub = hub_for(table)
+    asleep = screen(table, "asleep")
+    hub.add(asleep)
+    awake = served(hub, screen(table, "awake"))
+    awake.until(b"event: count\ndata: 0")
+    for count in (1, 2, 3):
+        table.count = count
+        broker.poke()
+        awake.until(b"event: count\ndata: %d" % count)
+    assert bytes(asleep.outbox) == b"event: felt\ndata: v1 asleep\n\n"  # one update, no more
+    got = Reader(hub, asleep).until(b"event: count")
+    assert got == b"event: felt\ndata: v1 asleep\n\nevent: count\ndata: 3\n\n"
 
 
 def test_a_release_that_waits_for_its_gap_is_sent_when_the_clock_reaches_it(clock, hubs):

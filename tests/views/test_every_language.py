@@ -74,6 +74,7 @@ def screens(app, night, names, host=True):
         visit(app, client, f"/t/{code}/history")
     visit(app, night.host, f"/t/{code}/tv")
     visit(app, night.host, f"/t/{code}/tv/p/all", headers=HX)
+    visit(app, night.host, f"/t/{code}/watch")
     if host:
         visit(app, night.host, f"/t/{code}/host")
         visit(app, night.host, f"/t/{code}/host/history")

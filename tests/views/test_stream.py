@@ -32,9 +32,9 @@ def night(app):
 class Stream:
     """An open stream, read an event at a time."""
 
-    def __init__(self, client, url, headers=None):
+    def __init__(self, client, url, headers=None, **options):
         headers = headers or {"Accept-Language": "en"}
-        self.response = client.get(url, buffered=False, headers=headers)
+        self.response = client.get(url, buffered=False, headers=headers, **options)
         assert self.response.mimetype == "text/event-stream"
         self.chunks = iter(self.response.response)
         self.pending = ""
