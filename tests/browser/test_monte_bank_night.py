@@ -136,7 +136,9 @@ def play_deal(number, banker, punters, tv):
     # The bar a third of the phone at most; every position can be scrolled clear of it and of
     # the status, as every heap can.
     check_phone(first, "#felt .mb__pos")
-    check_phone(second, "#felt .mb__pos")
+    # A Monte Carlo's cross card and side are in the bar too, in sight rather than in a scroll
+    # area of the bar's own (issue 28): on a phone this narrow the bar may take two fifths.
+    check_phone(second, "#felt .mb__pos", most=2 / 5)
     screenshot(second, f"monte-bank-phone-monte-carlo-{number}")
     screenshot(tv, f"monte-bank-tv-betting-{number}")
 
