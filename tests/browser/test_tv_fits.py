@@ -155,6 +155,24 @@ def bet_everyone(game, seats, banker):
             seat.tap("bet", at=at, bet_kind="layout", against="ul", side="upper", amount=2)
 
 
+def decide(game, tv, seats, banker):
+    """The banker turns the cards (in Montones a punter first chooses the banker's heap)."""
+    if game == "montones":
+        whoever([s for s in seats if s is not banker], "choose", heap=4)
+    assert banker.tap("gate" if game == "monte" else "close").status_code == 200
+    expect(tv.locator("#felt.felt--reveal")).to_have_count(1, timeout=TIMEOUT)
+
+
+def deal_again(game, seats, banker):
+    """The next hand, to bets open."""
+    assert banker.tap("next").status_code == 200
+    for _void in range(12):  # Monte deals at once; the others are cut (a void Casino deal again)
+        if whoever_else(seats, "cut", position=10) is None:
+            break
+    if game == "montones":
+        assert banker.tap("heaps", count=4).status_code == 200
+
+
 def check(tv, count, label):
     expect(tv.locator("#players .player")).to_have_count(count, timeout=TIMEOUT)
     at_rest(tv, timeout=3 * TIMEOUT)
@@ -191,6 +209,12 @@ def test_the_tv_shows_every_player_from_two_to_twelve(chromium, server, game, la
     check(tv, 4, f"{game}-{language}-4-betting")
     bet_everyone(game, seats, banker)
     check(tv, 4, f"{game}-{language}-4-bets")
+    decide(game, tv, seats, banker)
+    if game != "montones":  # the last hands beside the players (where the QR card hid the fourth)
+        expect(tv.locator("#recent li")).not_to_have_count(0, timeout=TIMEOUT)
+    check(tv, 4, f"{game}-{language}-4-decided")
+    deal_again(game, seats, banker)
+    check(tv, 4, f"{game}-{language}-4-next")
     # Late joiners, one by one, to twelve.
     for name in NAMES[4:]:
         seats.append(Seat(base, code, name, language))
@@ -198,10 +222,7 @@ def test_the_tv_shows_every_player_from_two_to_twelve(chromium, server, game, la
     bet_everyone(game, seats, banker)
     check(tv, 12, f"{game}-{language}-12-bets")
     # Decided: the cards turned, the payments listed.
-    if game == "montones":
-        whoever([s for s in seats if s is not banker], "choose", heap=4)
-    assert banker.tap("gate" if game == "monte" else "close").status_code == 200
-    expect(tv.locator("#felt.felt--reveal")).to_have_count(1, timeout=TIMEOUT)
+    decide(game, tv, seats, banker)
     check(tv, 12, f"{game}-{language}-12-decided")
     screenshot(tv, f"tv-fits-{game}-{language}-12")
 
