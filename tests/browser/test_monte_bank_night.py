@@ -11,12 +11,12 @@ from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot
 TIMEOUT = 10_000
 
 
-# After a cut the TV says the deal is on ("Hagan sus apuestas"), or shows a void deal under a
+# After a cut the TV says the deal is on ("Place your bets"), or shows a void deal under a
 # new seal (the deck shuffled and sealed again): either way not the seal the cut was made on.
 CUT_DONE = """(sealed) => {
   const line = document.querySelector("#tv_status .tv-status__line");
   const seal = document.querySelector("#felt .seal code");
-  return (!!line && line.innerText.includes("Hagan sus apuestas"))
+  return (!!line && line.innerText.includes("Place your bets"))
     || (!!seal && seal.textContent !== sealed);
 }"""
 
@@ -43,9 +43,9 @@ def cut_until_dealt(tv, phones, number):
     status = tv.locator("#tv_status .tv-status__line")
     for _attempt in range(12):
         expect(status).to_contain_text(
-            re.compile("cuts the deck|Void deal|Hagan sus apuestas"), timeout=TIMEOUT
+            re.compile("cuts the deck|Void deal|Place your bets"), timeout=TIMEOUT
         )
-        if "Hagan sus apuestas" in status.inner_text():
+        if "Place your bets" in status.inner_text():
             return
         if "Void deal" in status.inner_text():
             screenshot(tv, f"monte-bank-tv-void-{number}")
@@ -115,7 +115,7 @@ def play_deal(number, banker, punters, tv):
     expect(hint).to_contain_text("Tap a card to choose it")
     choose_position(first, "ul")
     tap_position(first, "lr")
-    expect(tv.locator("#felt .mb__crosses .chip")).to_contain_text("ul › lr", timeout=TIMEOUT)
+    expect(tv.locator("#felt .mb__crosses .chip")).to_contain_text("↖ › ↘", timeout=TIMEOUT)
 
     choose(second, "amount", 10)
     tap_side(second, "left")
@@ -139,7 +139,9 @@ def play_deal(number, banker, punters, tv):
     # The bar a third of the phone at most; every position can be scrolled clear of it and of
     # the status, as every heap can.
     check_phone(first, "#felt .mb__pos")
-    check_phone(second, "#felt .mb__pos")
+    # A Monte Carlo's cross card and side are in the bar too, in sight rather than in a scroll
+    # area of the bar's own (issue 28): on a phone this narrow the bar may take two fifths.
+    check_phone(second, "#felt .mb__pos", most=2 / 5)
     screenshot(second, f"monte-bank-phone-monte-carlo-{number}")
     screenshot(tv, f"monte-bank-tv-betting-{number}")
 
@@ -210,7 +212,7 @@ def test_three_phones_and_a_tv_play_several_deals_of_monte_bank(chromium, server
     # Chips are where the TV says: the players', the bank and the levy pot.
     if "puts up the bank" not in tv.locator("#tv_status").inner_text():
         bank_line = tv.locator(".tv-status__bank").inner_text()
-        bank = int(re.search(r"Banca: (\d+)", bank_line).group(1))
+        bank = int(re.search(r"Bank: (\d+)", bank_line).group(1))
         pot = int(re.search(r"levy pot (\d+)", bank_line).group(1))
         chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
         assert sum(chips) + bank + pot == 300

@@ -60,9 +60,13 @@ def test_a_phone_recalls_its_bets_what_they_paid_and_its_chips(app):
 def test_the_phone_page_offers_the_last_hands_outside_its_live_regions(app):
     night = played(app)
     page = night.page("Ben").get_data(as_text=True)
-    drawer = page[page.index('<details class="recall-drawer">') :]
+    # The drawer itself (the bar follows it, at the foot of the screen) holds no live region.
+    start = page.index('<details class="recall-drawer">')
+    drawer = page[start : page.index("</details>", start)]
     assert f'hx-get="/t/{night.code}/history"' in drawer
     assert 'id="bar"' not in drawer and 'id="felt"' not in drawer
+    # It comes after the felt, and before the bar.
+    assert page.index('id="felt"') < start < page.index('id="bar"')
 
 
 def test_a_done_deck_opens_on_the_verify_page(app):

@@ -161,7 +161,7 @@ def test_the_tv_draws_each_bet_where_it_lies_and_the_payments_in_the_bank_s_orde
     tv = night.host.get(f"/t/{night.code}/tv")
     felt = tv.get_data(as_text=True)
     assert felt.count('class="chip ') >= 4
-    assert re.search(r"mb__crosses.*?lr › ur", felt, re.S)  # a cross between its two cards
+    assert re.search(r"mb__crosses.*?↘ › ↗", felt, re.S)  # a cross between its two cards
     assert re.search(r'mb__side--left.*?data-bet="3"', felt, re.S)  # a double on its side
     night.do(night.banker, "close", stage=night.stage())
     shown = text(night.host.get(f"/t/{night.code}/tv"))
