@@ -13,6 +13,7 @@ from datetime import UTC
 
 from sqlalchemy import select
 
+from montones.data import queries
 from montones.data.clock import clock
 from montones.data.models import GameTable, Hand
 from montones.extensions import db
@@ -118,7 +119,12 @@ def export(table: GameTable) -> dict:
             "version": table.version,
             "settings": state["settings"],
         },
-        "players": {pid: p["name"] for pid, p in state["players"].items()},
+        # Each player's name and, as the table stands, their chips (an open bank counted as its
+        # banker's), the chips the house gave them (starting chips and top-ups) and the net.
+        "players": {
+            row["player"]: {key: row[key] for key in ("name", "chips", "bought", "net")}
+            for row in queries.standings(table)
+        },
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),
