@@ -102,7 +102,7 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
         expect(screen.locator("#felt .chart__img")).to_be_visible()
     expect(phones["Ana"].locator("#felt .final li.is-mine")).to_contain_text("Ana")
     problems = []
-    for name, phone in phones.items():
+    for phone in phones.values():
         at_rest(phone)
         problems += serious_violations(phone)
     screenshot(phones["Ben"], f"end-{game}-phone")
