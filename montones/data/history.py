@@ -119,12 +119,10 @@ def export(table: GameTable) -> dict:
             "version": table.version,
             "settings": state["settings"],
         },
-        # Each player's name and, as the table stands, their chips (an open bank counted as its
-        # banker's), the chips the house gave them (starting chips and top-ups) and the net.
-        "players": {
-            row["player"]: {key: row[key] for key in ("name", "chips", "bought", "net")}
-            for row in queries.standings(table)
-        },
+        "players": {pid: p["name"] for pid, p in state["players"].items()},
+        # As the table stands, best first: each player's chips (an open bank counted as its
+        # banker's), what the house gave them (starting chips and top-ups), the net and place.
+        "standings": queries.standings(table),
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),

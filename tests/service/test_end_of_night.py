@@ -200,10 +200,12 @@ def test_the_export_carries_each_players_final_chips_and_buy_ins_and_still_verif
         table = service.get_table(code)
         data = json.loads(json.dumps(history.export(table)))
         state = table.state
-    for seat, player in data["players"].items():
-        assert player["chips"] == state["players"][seat]["chips"]
-        assert player["net"] == player["chips"] - player["bought"]
-    assert data["players"]["p3"]["bought"] == 225 and data["players"]["p3"]["name"] == "Eva"
+    rows = {row["player"]: row for row in data["standings"]}
+    assert set(rows) == set(data["players"]) == set(state["players"])
+    for seat, row in rows.items():
+        assert row["chips"] == state["players"][seat]["chips"]
+        assert row["net"] == row["chips"] - row["bought"]
+    assert rows["p3"]["bought"] == 225 and rows["p3"]["name"] == "Eva"
     path = tmp_path / "export.json"
     path.write_text(json.dumps(data))
     assert main(["verify", str(path)]) == 0, capsys.readouterr().out
