@@ -126,3 +126,6 @@ def test_the_end_screen_sends_each_phone_on_once_the_new_night_exists(app):
     night.host_do("new_night")
     page = night.page("Ana").get_data(as_text=True)
     assert f'hx-get="/t/{night.code}/next" hx-trigger="load"' in page
+    # Last night's standings stay to be read on their own page: a link, not a move.
+    standings = night.clients["Ana"].get(f"/t/{night.code}/standings").get_data(as_text=True)
+    assert "Take your seat at the new night" in standings and 'hx-trigger="load"' not in standings
