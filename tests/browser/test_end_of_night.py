@@ -35,30 +35,33 @@ def montones_hand(code, seats):
     service.act(code, ana, "close", {})
 
 
-def rotation_hand(code, seats, put_up, bet):
-    """The games whose bank goes round: the host draws, the banker puts up, the deck is cut,
-    every punter bets ``bet`` and the banker settles (``settle``: the game's action)."""
+def rotation_hand(code, seats, put_up, bet, settle):
+    """The games whose bank goes round: the host draws, the banker puts up, the deck is cut
+    (a Monte Bank deal found void is dealt again), every punter bets ``bet`` and the banker
+    settles (``settle``: the game's action)."""
     service.act(code, HOST, "draw", {})
     state = service.get_table(code).state
     banker = Actor(seat=state["banker"])
     service.act(code, banker, "bank", {"amount": put_up})
     state = service.get_table(code).state
-    service.act(code, Actor(seat=state["cutter"]), "cut", {"position": 13})
+    while state["phase"] != "betting":
+        if state["phase"] == "cut":
+            state = service.act(code, Actor(seat=state["cutter"]), "cut", {"position": 13}).state
+        else:
+            state = service.act(code, banker, "next", {}).state
     for seat in seats.values():
         if seat != state["banker"]:
             service.act(code, Actor(seat=seat), "bet", bet)
-    return banker
+    service.act(code, banker, settle, {})
 
 
 def monte_hand(code, seats):
-    banker = rotation_hand(code, seats, 40, {"layout": "top", "amount": 5})
-    service.act(code, banker, "gate", {})
+    rotation_hand(code, seats, 40, {"layout": "top", "amount": 5}, "gate")
 
 
 def monte_bank_hand(code, seats):
     bet = {"at": "ul", "bet_kind": "layout", "against": "", "side": "", "amount": 5}
-    banker = rotation_hand(code, seats, 100, bet)
-    service.act(code, banker, "close", {})
+    rotation_hand(code, seats, 100, bet, "close")
 
 
 HANDS = {"montones": montones_hand, "monte": monte_hand, "monte_bank": monte_bank_hand}
