@@ -86,11 +86,13 @@ def page(code):
 
 def _asked(table) -> dict | None:
     """The question a drastic switch asks before it acts (``?confirm=kind``): sending one or
-    several players away (``seat``, repeated), a large top-up (``seat``, ``amount``) or ending
-    the night; none once the night is over."""
+    several players away (``seat``, repeated), a large top-up (``seat``, ``amount``), ending
+    the night, and once it is over, only starting the next one (which moves every screen)."""
     kind = request.args.get("confirm")
     if kind == "end" and not table.ended_at:
         return {"kind": "end"}
+    if kind == "new_night" and table.ended_at and not table.next_code:
+        return {"kind": "new_night"}
     players = table.state["players"]
     seats = [
         seat
@@ -163,7 +165,7 @@ def act(code, kind):
     switches = {"pause", "resume", "end", "tv_language", "new_night"}
     if not actor.is_host or kind not in host_kinds | switches:
         abort(403)
-    drastic = kind == "end" or (kind in actions and actions[kind].confirm)
+    drastic = kind in ("end", "new_night") or (kind in actions and actions[kind].confirm)
     if (drastic or _large_top_up(table, kind)) and request.form.get("confirm") != "yes":
         # Asked first; nothing changes yet.
         seats = request.form.getlist("seat")

@@ -72,7 +72,7 @@ def test_once_the_night_is_over_the_host_is_offered_no_top_up_nor_send_away(app)
     night = ended(app)
     page = host_page(night)
     assert "Top up" not in page and "Send away" not in page and 'type="checkbox"' not in page
-    assert "New night, same players" in page
+    assert "New night, same players…" in page
     before = night.snapshot()
     answer = night.host_do("top_up", seat="p2", amount="10")
     message = "The night is over: nobody can be given chips, sent away or let back in now."
@@ -90,6 +90,19 @@ def test_the_phones_show_the_end_of_the_night_on_their_live_page(app):
     assert 'class="finale finale--phone"' in html and "Nobody ends the night up." in html
     tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
     assert 'class="finale finale--tv"' in tv and "Chips over the night" in tv
+
+
+def test_the_new_night_is_asked_about_first(app):
+    night = ended(app)
+    before = night.snapshot()
+    response = night.host_do("new_night", confirm="")
+    assert response.status_code == 303 and response.location.endswith("?confirm=new_night")
+    question = night.host.get(response.location).get_data(as_text=True)
+    assert "Start a new night with the same players?" in question
+    assert "Yes, start the new night" in question
+    assert night.snapshot() == before
+    with night.app.app_context():
+        assert night.table().next_code is None
 
 
 def test_the_new_night_takes_the_host_and_each_phone_to_their_seats(app):
