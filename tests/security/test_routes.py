@@ -231,7 +231,7 @@ MATRIX = [
     Row(M, "betting",   "/a/tv_language",    {"language": "ru"},                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
     Row(M, "betting",   "/host/close_auction", {},                                    (F403,     F403,      F403,      F403,      flash("The bank is not up for auction now."))),
     Row(M, "ended",     "/host/pause",       {},                                      (F403,     F403,      F403,      F403,      flash("This table has ended."))),
-    Row(M, "betting",   "/host/new_night",   {},                                      (F403,     F403,      F403,      F403,      flash("End the night first: then everyone can start a new one."))),
+    Row(M, "betting",   "/host/new_night",   {"confirm": "yes"},                      (F403,     F403,      F403,      F403,      flash("End the night first: then everyone can start a new one."))),
     Row(M, "ended",     "/host/top_up",      {"seat": "$seat:A", "amount": "5"},      (F403,     F403,      F403,      F403,      flash("The night is over: nobody can be given chips, sent away or let back in now."))),
     Row(M, "betting",   "/host/kick",        {"seat": "p99", "confirm": "yes"},       (F403,     F403,      F403,      F403,      flash())),
     Row(M, "betting",   "/host/bet",         BET2,                                    (F403,     F403,      F403,      F403,      F403)),
