@@ -361,7 +361,8 @@ def _seat_again(conn: Connection, old: LockedTable) -> Snapshot:
             continue
         seat = f"p{len(new.state['players']) + 1}"
         new_state, events = rules.join(new.state, seat, player["name"], new.starting_chips)
-        taken.add(rejoin := _rejoin_code(taken))
+        rejoin = _rejoin_code(taken)
+        taken.add(rejoin)
         unclaimed = UNCLAIMED + secrets.token_hex(16)
         store.add_player(conn, new.id, Seat(seat, player["name"], rejoin), unclaimed)
         write(conn, new, new_state, events, seat, "join", {"name": player["name"]})
