@@ -13,6 +13,7 @@ from datetime import UTC
 
 from sqlalchemy import select
 
+from montones.data import queries
 from montones.data.clock import clock
 from montones.data.models import GameTable, Hand
 from montones.extensions import db
@@ -119,8 +120,64 @@ def export(table: GameTable) -> dict:
             "settings": state["settings"],
         },
         "players": {pid: p["name"] for pid, p in state["players"].items()},
+        # As the table stands, best first: each player's chips (an open bank counted as its
+        # banker's), what the house gave them (starting chips and top-ups), the net and place.
+        "standings": queries.standings(table),
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),
         "hands": done,
     }
+
+
+def story(table: GameTable) -> dict:
+    """The night told in a few lines, from its settled hands (oldest first), the same way for
+    every game (each engine's records share ``players``, ``bank``, ``meta.banker`` and
+    ``result``; its ``record_lines`` give a hand's bets and what each came to):
+
+    ``biggest_win``: the most a player won in one hand (a banker: what their bank gained);
+    ``boldest_bet``: the largest stake of one bet; ``longest_bank``: the most hands one player
+    held the bank in a row; ``broke_bank``: who won the most in the hand that emptied the
+    largest bank. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
+    night had nothing of the kind.
+    """
+    entries = list(reversed(hands(table)))
+    names = {pid: p["name"] for pid, p in table.state["players"].items()}
+    told = {"biggest_win": None, "boldest_bet": None, "longest_bank": None, "broke_bank": None}
+
+    def line(pid: str, entry: dict, **what) -> dict:
+        return {"player": pid, "name": names.get(pid, pid), "hand": entry["meta"]["number"], **what}
+
+    run_banker, run = None, 0
+    for entry in entries:
+        result, banker = entry["result"], entry["meta"]["banker"]
+        gains = {
+            pid: result["players"][pid] - before
+            for pid, before in entry["players"].items()
+            if pid in result["players"]
+        }
+        gains[banker] = result["bank"] - entry["bank"]
+        for pid, gain in gains.items():
+            if gain > 0 and (told["biggest_win"] is None or gain > told["biggest_win"]["amount"]):
+                told["biggest_win"] = line(pid, entry, amount=gain)
+        bets, settled = game(entry["game"]).record_lines(entry)
+        nets = {line_["bet"]: line_["net"] for line_ in settled}
+        for i, bet in enumerate(bets):
+            # A bet played for the whole bank records no amount: it staked what it came to.
+            stake = bet.get("amount") or abs(nets.get(i, 0))
+            if stake and (told["boldest_bet"] is None or stake > told["boldest_bet"]["amount"]):
+                told["boldest_bet"] = line(bet["player"], entry, amount=stake)
+        run = run + 1 if banker == run_banker else 1
+        run_banker = banker
+        if run > 1 and (told["longest_bank"] is None or run > told["longest_bank"]["hands"]):
+            told["longest_bank"] = line(banker, entry, hands=run)
+        broken = told["broke_bank"]
+        if result["bank"] == 0 < entry["bank"] and (
+            broken is None or entry["bank"] > broken["amount"]
+        ):
+            winner = max(gains, key=lambda pid: gains[pid])
+            if winner != banker:
+                told["broke_bank"] = line(
+                    winner, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
+                )
+    return told

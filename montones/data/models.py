@@ -33,6 +33,8 @@ class GameTable(db.Model):
     created_at: Mapped[datetime]
     # The TV's language, a host's setting (None: the TV's browser decides).
     tv_language: Mapped[str | None] = mapped_column(String(8), default=None)
+    # The table of the next night with the same players, once the host has started it.
+    next_code: Mapped[str | None] = mapped_column(String(8), default=None)
 
 
 class Player(db.Model):
@@ -122,15 +124,16 @@ def init_app(app) -> None:
             with engine.begin() as conn:
                 for statement in append_only_triggers(engine.dialect.name):
                     conn.exec_driver_sql(statement)
-                _add_tv_language(conn)
+                _add_columns(conn)
 
 
-def _add_tv_language(conn) -> None:
-    """A database made before the TV had a language of its own gets the column (create_all
-    makes missing tables, never missing columns)."""
+def _add_columns(conn) -> None:
+    """A database made before a table had the TV's language or its next night gets the columns
+    (create_all makes missing tables, never missing columns)."""
     columns = {c["name"] for c in inspect(conn).get_columns("game_tables")}
-    if "tv_language" not in columns:
-        conn.exec_driver_sql("ALTER TABLE game_tables ADD COLUMN tv_language VARCHAR(8)")
+    for name in ("tv_language", "next_code"):
+        if name not in columns:
+            conn.exec_driver_sql(f"ALTER TABLE game_tables ADD COLUMN {name} VARCHAR(8)")
 
 
 @contextmanager

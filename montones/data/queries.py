@@ -12,6 +12,7 @@ from montones.data.models import GameTable, LedgerEntry, Player
 from montones.data.refusals import NotFound
 from montones.data.snapshot import Snapshot
 from montones.extensions import db
+from montones.rules.games import game
 
 
 def hash_secret(secret: str) -> str:
@@ -156,3 +157,44 @@ def chips_over_night(table: Snapshot) -> dict[str, list[int | None]]:
 
 def _seat_order(seat: str) -> int:
     return int(seat[1:])
+
+
+_HOUSE = LedgerEntry.__table__.alias("house")
+
+
+def buy_ins(table: Snapshot) -> dict[str, int]:
+    """The chips each seat was given by the house (its starting chips and every top-up): a
+    player's entries at the versions where the house issued chips, as the ledger has them."""
+    ledger = LedgerEntry.__table__
+    issued = select(_HOUSE.c.version).where(
+        _HOUSE.c.table_id == table.id, _HOUSE.c.account == "house"
+    )
+    rows = db.session.execute(
+        select(ledger.c.account, func.sum(ledger.c.amount))
+        .where(
+            ledger.c.table_id == table.id,
+            ledger.c.account.like("player:%"),
+            ledger.c.version.in_(issued),
+        )
+        .group_by(ledger.c.account)
+    ).all()
+    return {account[7:]: int(total) for account, total in rows}
+
+
+def standings(table: Snapshot) -> list[dict]:
+    """The players as the night leaves them, best first: each with their chips (as the game
+    counts them: an open bank is its banker's), what the house gave them (``bought``: starting
+    chips and top-ups) and ``net``, the one from the other; ranked by ``net``, so that chips
+    bought are no win. Equal nets share a place."""
+    bought = buy_ins(table)
+    rows = [
+        {**row, "bought": bought.get(row["player"], 0)}
+        for row in game(table.game).standings(table.state)
+    ]
+    for row in rows:
+        row["net"] = row["chips"] - row["bought"]
+    rows.sort(key=lambda row: -row["net"])
+    for i, row in enumerate(rows):
+        same = i and row["net"] == rows[i - 1]["net"]
+        row["place"] = rows[i - 1]["place"] if same else i + 1
+    return rows

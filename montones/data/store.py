@@ -74,6 +74,7 @@ class LockedTable:
     created_at: datetime
     state: dict = field(default_factory=dict)
     tv_language: str | None = None
+    next_code: str | None = None
     asked_by: str | None = None  # the seat whose phone asked (see Snapshot.asked_by)
     committed: Snapshot | None = None
 
@@ -146,8 +147,8 @@ def write(
     nonce: str | None = None,
 ) -> None:
     """Store a new state with its action row, the ledger entries of what moved and the hand it
-    settled, if any; and the host's switches (``paused``, ``ended_at``, ``tv_language``) as the
-    table has them."""
+    settled, if any; and the host's switches (``paused``, ``ended_at``, ``tv_language``,
+    ``next_code``) as the table has them."""
     rules = game(table.game)
     before, after = rules.balances(table.state), rules.balances(new_state)
     moves = {
@@ -203,6 +204,7 @@ def write(
             "paused": table.paused,
             "ended_at": table.ended_at,
             "tv_language": table.tv_language,
+            "next_code": table.next_code,
         },
     )
     table.state, table.version = new_state, version
@@ -295,6 +297,13 @@ def new_secrets(conn: Connection, table_id: int, seat: str, token_hash: str, rej
         .where(PLAYERS.c.table_id == table_id, PLAYERS.c.seat == seat)
         .values(token_hash=token_hash, rejoin_code=rejoin_code)
     )
+
+
+def player_row(conn: Connection, table_id: int, seat: str):
+    """A seat's row (its token's hash and its rejoin code among them), read under the lock."""
+    return conn.execute(
+        select(PLAYERS).where(PLAYERS.c.table_id == table_id, PLAYERS.c.seat == seat)
+    ).one()
 
 
 def nonce_seen(conn: Connection, table_id: int, nonce: str) -> bool:

@@ -9,8 +9,10 @@ the reads the views need are passed through from ``montones.data.queries``.
 May import: ``montones.rules`` and ``montones.data``; never the live channel or the web.
 """
 
+from montones.data.history import story
 from montones.data.queries import (
     Seat,
+    buy_ins,
     chips_over_night,
     departure,
     game_of,
@@ -18,6 +20,7 @@ from montones.data.queries import (
     is_host,
     ledger_totals,
     player_by_token,
+    standings,
 )
 from montones.data.refusals import NotAllowed, NotFound, ServiceError, Stale
 from montones.service.actions import (
@@ -26,8 +29,10 @@ from montones.service.actions import (
     act_as,
     clock_deadline,
     create_table,
+    follow,
     host_action,
     join,
+    new_night,
     no_room,
     rejoin,
     stage,
@@ -36,6 +41,11 @@ from montones.service.actions import (
 
 __all__ = [
     "Actor",
+    "buy_ins",
+    "follow",
+    "new_night",
+    "standings",
+    "story",
     "NotAllowed",
     "NotFound",
     "Seat",

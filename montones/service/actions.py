@@ -60,12 +60,7 @@ def create_table(
     name = (name or "").strip()[:60] or str(rules.TITLE)
     secret = secrets.token_urlsafe(24)
     with transaction() as conn:
-        for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            if store.take_code(conn, code):
-                break
-        else:
-            raise ServiceError("Could not find a free room code; try again.")
+        code = _free_code(conn)
         table = LockedTable(
             id=0,  # the database's, below
             code=code,
@@ -85,6 +80,15 @@ def create_table(
     # in the live channel.
     store.committed.send(current_app._get_current_object(), table=snapshot)
     return snapshot, secret
+
+
+def _free_code(conn: Connection) -> str:
+    """A room code no table holds, taken for a new one."""
+    for _ in range(20):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+        if store.take_code(conn, code):
+            return code
+    raise ServiceError("Could not find a free room code; try again.")
 
 
 def join(code: str, name: str) -> tuple[Seat, str]:
@@ -211,11 +215,15 @@ def _act(
     nonce = f"{actor.seat or 'host'}:{nonce}"[:80] if nonce else None
     if nonce and store.nonce_seen(conn, table.id, nonce):
         return  # a double click: the first one already did it
+    if spec.host and not actor.is_host:
+        raise NotAllowed("Only the host can do that.")
     if table.ended_at:
+        if spec.host:
+            raise ServiceError(
+                "The night is over: nobody can be given chips, sent away or let back in now."
+            )
         raise ServiceError("This table has ended.")
     if spec.host:
-        if not actor.is_host:
-            raise NotAllowed("Only the host can do that.")
         who = "host"
     else:
         if table.paused:
@@ -308,3 +316,98 @@ def host_action(code: str, actor: Actor, kind: str, language: str | None = None)
             raise ServiceError("That is not something the host can do.")
         write(conn, table, new_state, events, "host", kind, {})
     return table.committed
+
+
+# A seat of the next night nobody has taken yet holds this instead of a token's hash: no token
+# hashes to it, and its player's phone from the night before takes it once (``follow``).
+UNCLAIMED = "unclaimed-"
+
+
+def new_night(code: str, actor: Actor) -> Snapshot:
+    """The host's "new night, same players": a new table of the same game, settings, name and
+    host (the same host secret opens it), where every player still at the ended table is
+    seated again, in the same order, with the starting chips; the ended table keeps its
+    ledger and now names the new one (``next_code``), so its screens can send each phone to
+    its new seat (:func:`follow`). Asked twice, it is the same new night."""
+    with locked(code) as (old, conn):
+        if not actor.is_host:
+            raise NotAllowed("Only the host can do that.")
+        if not old.ended_at:
+            raise ServiceError("End the night first: then everyone can start a new one.")
+        if old.next_code:
+            snapshot = None
+        else:
+            snapshot = _seat_again(conn, old)
+    if snapshot is None:
+        return get_table(old.next_code)
+    store.committed.send(current_app._get_current_object(), table=snapshot)
+    return snapshot
+
+
+def _seat_again(conn: Connection, old: LockedTable) -> Snapshot:
+    """The next night of ``old``, held under its lock: its new table, everyone seated."""
+    rules = game(old.game)
+    new_code = _free_code(conn)
+    state = rules.new_table(old.state["settings"])
+    new = LockedTable(
+        id=0,
+        code=new_code,
+        game=old.game,
+        name=old.name,
+        host_hash=old.host_hash,
+        starting_chips=old.starting_chips,
+        version=state["version"],
+        paused=False,
+        ended_at=None,
+        created_at=clock().utcnow(),
+        state=state,
+        tv_language=old.tv_language,
+    )
+    new.id = store.insert_table(conn, new)
+    taken: set[str] = set()
+    for pid in old.state["seats"]:
+        player = old.state["players"][pid]
+        if player.get("left"):
+            continue
+        seat = f"p{len(new.state['players']) + 1}"
+        new_state, events = rules.join(new.state, seat, player["name"], new.starting_chips)
+        rejoin = _rejoin_code(taken)
+        taken.add(rejoin)
+        unclaimed = UNCLAIMED + secrets.token_hex(16)
+        store.add_player(conn, new.id, Seat(seat, player["name"], rejoin), unclaimed)
+        write(conn, new, new_state, events, seat, "join", {"name": player["name"]})
+    old.next_code = new_code
+    write(
+        conn,
+        old,
+        bump(old.state),
+        [{"type": "new_night", "code": new_code}],
+        "host",
+        "new_night",
+        {"code": new_code},
+    )
+    return Snapshot.of(new)
+
+
+def follow(code: str, token: str | None) -> tuple[Seat, str] | None:
+    """A phone that held a seat at ended table ``code`` (``token``) takes the same player's
+    seat at its next night, once: its new cookie secret is returned with the seat. None when
+    there is no next night, the token holds no seat here, or its player was not seated again
+    (sent away). A seat taken already is refused: its player moves it with its rejoin code."""
+    old = get_table(code)
+    mine = seat_by_token(db.session, old.id, token)
+    if old.next_code is None or mine is None:
+        return None
+    name = old.state["players"][mine.seat]["name"]
+    with locked(old.next_code) as (table, conn):
+        seat = next((pid for pid, p in table.state["players"].items() if p["name"] == name), None)
+        if seat is None:
+            return None
+        player = store.player_row(conn, table.id, seat)
+        if not player.token_hash.startswith(UNCLAIMED):
+            raise ServiceError(
+                "Your seat at the new night is taken already: type its rejoin code to move it here."
+            )
+        token = secrets.token_urlsafe(24)
+        store.new_secrets(conn, table.id, seat, hash_secret(token), player.rejoin_code)
+    return Seat(seat, name, player.rejoin_code), token

@@ -109,7 +109,7 @@ def refusal(error: service.ServiceError) -> str:
 
 def table_view(table, seat=None) -> dict:
     """The engine's view for a seat (None: the view every screen shares), with the odds of
-    each kind of bet for the help panel.
+    each kind of bet for the help panel and, once the night is over, its end (:func:`night`).
 
     The shared view is worked out without the time: what every screen shows alike depends on
     the version alone, and is rendered once per version (:mod:`montones.live.renders`); the clocks
@@ -119,7 +119,18 @@ def table_view(table, seat=None) -> dict:
     engine = game(table.game)
     view = engine.view(table.state, seat, clock().time() if seat is not None else None)
     view["odds"] = engine.table_odds(table.state)
+    view["night"] = night(table) if table.ended_at else None
     return view
+
+
+def night(table) -> dict:
+    """The night as its end shows it on every screen: the standings net of buy-ins, its story,
+    and the next night's table once the host has started one."""
+    return {
+        "standings": service.standings(table),
+        "story": service.story(table),
+        "next": table.next_code,
+    }
 
 
 def percent(value: Fraction) -> str:

@@ -24,6 +24,7 @@ from montones.web.common import (
     actor_for,
     back_to,
     join_url,
+    number,
     parse_fields,
     refusal,
     remember,
@@ -78,7 +79,6 @@ def page(code):
         join_url=join_url(table),
         watch_url=watch_url(table),
         host_secret=secret if show_link else None,
-        standings=game(table.game).standings(table.state),
         nonce=secrets.token_urlsafe(12),
         actor=actor,
         sent_away=sent_away,
@@ -88,20 +88,46 @@ def page(code):
 
 def _asked(table) -> dict | None:
     """The question a drastic switch asks before it acts (``?confirm=kind``): sending one or
-    several players away (``seat``, repeated) or ending the night."""
+    several players away (``seat``, repeated), a large top-up (``seat``, ``amount``), ending
+    the night, and once it is over, only starting the next one (which moves every screen)."""
     kind = request.args.get("confirm")
     if kind == "end" and not table.ended_at:
         return {"kind": "end"}
+    if kind == "new_night" and table.ended_at and not table.next_code:
+        return {"kind": "new_night"}
     players = table.state["players"]
     seats = [
         seat
         for seat in dict.fromkeys(request.args.getlist("seat"))
         if seat in players and not players[seat].get("left")
     ]
+    if table.ended_at:
+        return None
     if kind == "kick" and seats:
         names = ", ".join(players[seat]["name"] for seat in seats)
         return {"kind": "kick", "seats": seats, "name": names}
+    amount = request.args.get("amount", "")
+    if kind == "top_up" and len(seats) == 1 and amount.isdigit():
+        return {
+            "kind": "top_up",
+            "seats": seats,
+            "name": players[seats[0]]["name"],
+            "amount": int(amount),
+        }
     return None
+
+
+def _large_top_up(table, kind: str) -> bool:
+    """A top-up of more than the starting chips is asked about first: a whole buy-in or less
+    is the usual top-up of a player who ran out, more is a typo's extra zero as often as a
+    choice, and it weighs on the standings (a buy-in counts against what a player won)."""
+    if kind != "top_up":
+        return False
+    try:
+        amount = int((request.form.get("amount") or "").strip())
+    except ValueError:
+        return False  # refused in words by the action itself
+    return amount > table.starting_chips
 
 
 def _hosted(code):
@@ -138,15 +164,23 @@ def act(code, kind):
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
     actions = game(table.game).ACTIONS
     host_kinds = {k for k, spec in actions.items() if spec.host}
-    if not actor.is_host or kind not in host_kinds | {"pause", "resume", "end", "tv_language"}:
+    switches = {"pause", "resume", "end", "tv_language", "new_night"}
+    if not actor.is_host or kind not in host_kinds | switches:
         abort(403)
-    drastic = kind == "end" or (kind in actions and actions[kind].confirm)
-    if drastic and request.form.get("confirm") != "yes":  # asked first; nothing changes yet
+    drastic = kind in ("end", "new_night") or (kind in actions and actions[kind].confirm)
+    if (drastic or _large_top_up(table, kind)) and request.form.get("confirm") != "yes":
+        # Asked first; nothing changes yet.
         seats = request.form.getlist("seat")
-        return back_to(
-            "host.page", code=table.code, confirm=kind, **({"seat": seats} if seats else {})
-        )
+        asked = {"seat": seats} if seats else {}
+        if kind == "top_up":
+            asked["amount"] = request.form.get("amount")
+        return back_to("host.page", code=table.code, confirm=kind, **asked)
     try:
+        if kind == "new_night":
+            new = service.new_night(table.code, actor)
+            # The same host secret opens the new table: this device keeps the host's rights.
+            remember("hosts", new.code, session["hosts"][table.code])
+            return back_to("host.page", code=new.code)
         if kind == "tv_language":
             language = request.form.get("language") or None
             if language is not None and language not in current_app.config["LANGUAGES"]:
@@ -170,7 +204,10 @@ def act(code, kind):
                 done = service.act(table.code, actor, kind, params, nonce=once)
             if kind == "top_up":  # answered where the host looks, with the chips it made
                 who = done.state["players"][params["seat"]]
-                flash(_("%(name)s has %(n)s chips now.", name=who["name"], n=who["chips"]), "done")
+                flash(
+                    _("%(name)s has %(n)s chips now.", name=who["name"], n=number(who["chips"])),
+                    "done",
+                )
             elif kind == "readmit":
                 name = done.state["players"][params["seat"]]["name"]
                 flash(

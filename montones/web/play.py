@@ -5,7 +5,17 @@ from __future__ import annotations
 import contextlib
 import secrets
 
-from flask import Blueprint, Response, abort, flash, render_template, request, session
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -20,6 +30,7 @@ from montones.web.common import (
     back_to,
     credentials,
     join_url,
+    night,
     number,
     qr_code,
     refusal,
@@ -141,8 +152,8 @@ def page(code):
         if reason is not None:
             return _gone(table, reason, 200)
         return back_to("play.join", code=table.code)
-    if table.ended_at:
-        return back_to("play.standings", code=table.code)
+    # Once the night is over the page stays live: its felt shows the end of the night, and then
+    # the way to the next one when the host starts it.
     return render_template(PAGE, **_context(table, player))
 
 
@@ -328,14 +339,55 @@ def qr(code):
 
 @bp.get("/standings")
 def standings(code):
+    """The standings, net of buy-ins, and the night's story: so far while it is played, its
+    end once it is over."""
     table = service.get_table(code)
     _actor, player = actor_for(table)
     return render_template(
         "play/standings.html",
         table=table,
-        rows=game(table.game).standings(table.state),
+        night=night(table),
         me=player.seat if player else None,
     )
+
+
+@bp.get("/next")
+def next_night(code):
+    """A phone of the ended night goes to its seat at the next one (its end screen asks by
+    itself). Asked by htmx, the answer sends the browser there (``HX-Redirect``), or nothing
+    when its player was not seated again; a tap on the link goes to the new table's join form
+    then."""
+    table = service.get_table(code)
+    if table.next_code is None:
+        return back_to("play.standings", code=table.code)
+    new = service.get_table(table.next_code)
+    there = _next_seat(table, new)
+    if there is None:
+        if wants_fragment():
+            return "", 204
+        there = url_for("play.join", code=new.code)
+    if wants_fragment():
+        return "", 200, {"HX-Redirect": there}
+    return redirect(there, code=303)
+
+
+def _next_seat(table, new) -> str | None:
+    """Where this browser's seat at the next night ``new`` is: its page once the browser holds
+    it (taking it if it still waits for this phone); the rejoin form if another device took
+    it; None when this browser had no seat at ``table`` or its player was not seated again."""
+    if service.player_by_token(new, credentials(new.code)[0]) is not None:
+        return url_for("play.page", code=new.code)
+    try:
+        followed = service.follow(table.code, credentials(table.code)[0])
+    except service.ServiceError as error:
+        flash(refusal(error))
+        return url_for("play.rejoin", code=new.code)
+    if followed is None:
+        return None
+    seat, token = followed
+    remember("seats", new.code, token)
+    remember("seat_ids", new.code, seat.seat)
+    return url_for("play.page", code=new.code)
 
 
 @bp.get("/standings.svg")

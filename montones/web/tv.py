@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import contextlib
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import force_locale
 
 from montones import service
 from montones.data import history
-from montones.web.common import join_url, render_regions, table_view, wants_fragment
+from montones.web.common import back_to, join_url, render_regions, table_view, wants_fragment
 
 bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 
@@ -52,3 +52,16 @@ def region(code, region):
         abort(404)
     with in_table_language(table):
         return render_regions(PAGE, blocks, all_oob=region == "all", **context(table))
+
+
+@bp.get("/next")
+def next_night(code):
+    """The TV of an ended night goes on to the next one, once the host has started it (its end
+    screen asks by itself, htmx following ``HX-Redirect``)."""
+    table = service.get_table(code)
+    if table.next_code is None:
+        return back_to("tv.page", code=table.code)
+    there = url_for("tv.page", code=table.next_code)
+    if wants_fragment():
+        return "", 200, {"HX-Redirect": there}
+    return redirect(there, code=303)

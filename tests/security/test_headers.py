@@ -57,6 +57,8 @@ GET_ROUTES = {
     "play.rejoin": [("anonymous", "/t/{code}/rejoin", 200, "text/html")],
     "play.qr": [("anonymous", "/t/{code}/qr.svg", 200, "image/svg+xml")],
     "play.standings": [("anonymous", "/t/{code}/standings", 200, "text/html")],
+    # No next night yet: back to the standings.
+    "play.next_night": [("A", "/t/{code}/next", 303, None)],
     "play.recall": [
         ("A", "/t/{code}/history", 200, "text/html"),
         ("anonymous", "/t/{code}/history", 403, "text/html"),
@@ -71,6 +73,7 @@ GET_ROUTES = {
     "watch.page": [("anonymous", "/t/{code}/watch", 200, "text/html")],
     "watch.region": [("anonymous", "/t/{code}/watch/p/all", 200, "text/html")],
     "watch.qr": [("anonymous", "/t/{code}/watch/qr.svg", 200, "image/svg+xml")],
+    "tv.next_night": [("anonymous", "/t/{code}/tv/next", 303, None)],
     "stream.stream": [("anonymous", "/t/{code}/stream", 200, "text/event-stream")],
     "host.claim": [
         ("anonymous", "/t/{code}/host/claim/{secret}", 303, None),

@@ -1407,7 +1407,7 @@ def test_host_pause_stops_the_players_until_resume(app):
     assert 'name="custom"' in night.page("Eva").get_data(as_text=True)  # bets offered again
 
 
-def test_host_end_shows_the_standings_by_chips(app):
+def test_host_end_shows_the_standings_net_of_buy_ins(app):
     night = betting(app)
     night.host_do("top_up", seat="p3", amount="40")  # Eva 140, Ben 100, Ana 70 + bank 30
     night.ok("Ben", "bet", heap=1, amount=5)
@@ -1418,11 +1418,12 @@ def test_host_end_shows_the_standings_by_chips(app):
     assert state["phase"] == "finished" and state["bank"] is None
     assert [state["players"][s]["chips"] for s in ("p1", "p2", "p3")] == [100, 100, 140]
     html = night.host.get(response.location).get_data(as_text=True)
-    names = [html.index(f'<span class="grow">{n}</span>') for n in ("Eva", "Ana", "Ben")]
-    assert names == sorted(names)
-    assert "Eva wins with 140 chips." in html
-    # The phones go to the standings; nothing more can be done.
-    assert night.page("Ben").location == f"/t/{night.code}/standings"
+    # Eva's 40 more chips were bought: net of buy-ins, everyone ends where they began.
+    assert "Nobody ends the night up." in html
+    assert "140 chips · bought in 140" in html
+    assert html.count('<span class="final__place">1.</span>') == 3
+    # The phones show the end on their live page; nothing more can be done.
+    assert "Nobody ends the night up." in night.page("Ben").get_data(as_text=True)
     before = night.snapshot()
     response = night.do("Eva", "sit_out")
     assert response.status_code == 422 and notice(response) == "This table has ended."
