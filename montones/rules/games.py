@@ -8,10 +8,12 @@ from one game to another. Its templates are the folder ``templates/games/<NAME>/
 from __future__ import annotations
 
 from collections.abc import Mapping
+from random import Random
 from typing import Any, Protocol
 
 from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import Deck
+from montones.rules.computer import Move
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -64,6 +66,12 @@ class Game(Protocol):
     def table_odds(self, state: State) -> dict[str, Any]:
         """The odds of the table's bets (:class:`~montones.rules.odds.Odds`), as its
         templates show them."""
+
+    def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
+        """A computer player's next action from its seat's ``view`` (never the deck): one of
+        :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
+        ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
+        seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
 
     def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         """The problems of an export's hands (``(where, hand)``) that share one deck, opened
