@@ -119,6 +119,7 @@ def export(table: GameTable) -> dict:
             "settings": state["settings"],
         },
         "players": {pid: p["name"] for pid, p in state["players"].items()},
+        "computers": [pid for pid, p in state["players"].items() if p.get("computer")],
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),

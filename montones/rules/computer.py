@@ -19,6 +19,12 @@ Move = tuple[str, dict[str, Any]] | None
 # who can bet has: a table of people needs a moment to choose.
 PATIENCE = 12.0
 
+# The names computer players take at a table, the first one nobody there has.
+NAMES = (
+    "Lola", "Paco", "Carmen", "Pepe", "Rosario", "Manolo", "Inés", "Tomás", "Julia", "Ramón",
+    "Amparo", "Curro",
+)  # fmt: skip
+
 # A careful player stakes about a tenth of their chips at most.
 SHARE = 10
 

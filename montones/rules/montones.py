@@ -227,9 +227,11 @@ def bank_time_up(state: State, now: float) -> bool:
 
 
 @action
-def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
+def join(
+    state: State, events: Events, pid: str, name: str, chips: int, computer: bool = False
+) -> None:
     """Seat a player; they may join at any time and play from the next betting they see."""
-    table.seat_player(state, events, pid, name, chips)
+    table.seat_player(state, events, pid, name, chips, computer)
 
 
 @action
@@ -894,6 +896,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         {
             "id": pid,
             "name": p["name"],
+            "computer": table.is_computer(state, pid),
             "chips": p["chips"],
             "sitting_out": p["sitting_out"],
             "is_banker": pid == banker,

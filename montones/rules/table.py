@@ -128,6 +128,11 @@ def player(state: State, pid: str) -> dict:
     return found
 
 
+def is_computer(state: State, pid: str) -> bool:
+    """Whether ``pid`` is a computer player."""
+    return state["players"][pid].get("computer", False)
+
+
 def seated(state: State, seat: str | None) -> bool:
     return seat in state["players"] and not state["players"][seat].get("left")
 
@@ -138,8 +143,11 @@ def require_phase(state: State, refusals: dict[str, Phrase], *phases: str) -> No
         raise RulesError(refusals[phases[0]])
 
 
-def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    """Seat a player with a name nobody at the table has and their starting chips."""
+def seat_player(
+    state: State, events: Events, pid: str, name: str, chips: int, computer: bool = False
+) -> None:
+    """Seat a player with a name nobody at the table has and their starting chips;
+    ``computer``: a computer player (its seat says so, for every screen to mark it)."""
     name = plain_name(name)
     if pid in state["players"]:
         raise RulesError("that seat is taken")
@@ -161,6 +169,8 @@ def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
+    if computer:
+        state["players"][pid]["computer"] = True
     state["seats"].append(pid)
     events.append({"type": "joined", "player": pid, "chips": chips})
 
@@ -379,6 +389,7 @@ def standings(state: State, held: dict[str, int] | None = None) -> list[dict]:
             "player": pid,
             "name": state["players"][pid]["name"],
             "chips": state["players"][pid]["chips"] + held.get(pid, 0),
+            "computer": is_computer(state, pid),
         }
         for pid in state["seats"]
     ]

@@ -24,14 +24,13 @@ from montones.service.actions import (
     Actor,
     act,
     act_as,
-    clock_deadline,
     create_table,
     host_action,
     join,
     rejoin,
     stage,
-    tick,
 )
+from montones.service.computers import add_computer, clock_deadline, remove_computer, tick
 
 __all__ = [
     "Actor",
@@ -42,6 +41,7 @@ __all__ = [
     "Stale",
     "act",
     "act_as",
+    "add_computer",
     "chips_over_night",
     "clock_deadline",
     "create_table",
@@ -54,6 +54,7 @@ __all__ = [
     "ledger_totals",
     "player_by_token",
     "rejoin",
+    "remove_computer",
     "stage",
     "tick",
 ]
