@@ -153,7 +153,6 @@ def _simulate(args):
     from montones.rules.audit import verify
     from montones.rules.computer import NAMES, PATIENCE
     from montones.rules.games import game
-    from montones.service.computers import PACE
 
     if not 2 <= args.players <= len(NAMES) or args.hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
@@ -185,13 +184,12 @@ def _simulate(args):
             count = select(func.count()).select_from(Hand).where(Hand.table_id == table.id)
             hands = 0
             while hands < args.hands:
-                # The clock jumps past a computer's pace, then past a banker's patience: a
-                # table where nothing is due even then is over, or stuck, and the night ends.
-                clock.advance(PACE[1])
+                # The clock jumps past a banker's patience: the turn due is the one a table of
+                # people would see first (a computer who acts at its pace before a banker who
+                # waits); a table where nothing is due even then is over, or stuck: it ends.
+                clock.advance(PATIENCE)
                 if not service.tick(table.code):
-                    clock.advance(PATIENCE)
-                    if not service.tick(table.code):
-                        break
+                    break
                 hands = db.session.scalar(count)
             table = service.get_table(table.code)
             if not table.ended_at:
