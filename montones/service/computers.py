@@ -50,12 +50,15 @@ class Turn:
     params: dict[str, Any]
 
 
-def add_computer(code: str, actor: Actor) -> tuple[Snapshot, str]:
+def add_computer(code: str, actor: Actor, nonce: str | None = None) -> tuple[Snapshot, str | None]:
     """The host seats a computer player with the starting chips; returns the table and its
-    seat."""
+    seat (None: the form was sent again, ``nonce`` seen, and nobody more was seated)."""
+    nonce = f"host:{nonce}"[:80] if nonce else None
     with locked(code) as (table, conn):
         if not actor.is_host:
             raise NotAllowed("Only the host can do that.")
+        if nonce and store.nonce_seen(conn, table.id, nonce):
+            return Snapshot.of(table), None
         if table.ended_at:
             raise ServiceError("This table has ended.")
         players = table.state["players"]
@@ -73,7 +76,8 @@ def add_computer(code: str, actor: Actor) -> tuple[Snapshot, str]:
         # No device holds a computer seat: its token is one nobody was given.
         player = Seat(seat, name, _rejoin_code(store.rejoin_codes(conn, table.id)))
         store.add_player(conn, table.id, player, hash_secret(secrets.token_urlsafe(24)))
-        write(conn, table, new_state, events, seat, "join", {"name": name, "computer": True})
+        params = {"name": name, "computer": True}
+        write(conn, table, new_state, events, seat, "join", params, nonce)
     return table.committed, seat
 
 
