@@ -15,8 +15,8 @@ from typing import Any
 
 Move = tuple[str, dict[str, Any]] | None
 
-# Seconds a computer banker waits for the punters' bets before closing them, unless every punter
-# who can bet has: a table of people needs a moment to choose.
+# Seconds a computer banker gives a table of people: to bet, before it closes the bets (unless
+# every punter who can bet has), and to see a hand's result, before it deals again.
 PATIENCE = 12.0
 
 # The names computer players take at a table, the first one nobody there has.
@@ -39,6 +39,12 @@ def stake(rng: Random, least: int, most: int, chips: int) -> int | None:
 def cut(rng: Random, cards: int) -> tuple[str, dict[str, Any]]:
     """A cut somewhere in a deck of ``cards``, leaving cards on both sides."""
     return "cut", {"position": rng.randint(1, cards - 1)}
+
+
+def result_seen(idle: float) -> bool:
+    """Whether a banker may go on after a hand: the table has had :data:`PATIENCE` seconds to
+    see how it came out."""
+    return idle >= PATIENCE
 
 
 def bets_are_in(view: dict[str, Any], least: int, idle: float) -> bool:

@@ -728,7 +728,8 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
 
 def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): as banker it puts
-    up the table's bank, turns the gate once the bets are in and lays out the next coup; as a
+    up the table's bank, turns the gate once the bets are in and lays out the next coup once
+    the table has seen how this one came out; as a
     punter it cuts when asked and stakes a little a coup on the layout more of the unseen cards
     win for (either, when they are as good)."""
     me = view_["me"]
@@ -744,7 +745,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
             else None
         )
     if "next" in can:
-        return "next", {}
+        return ("next", {}) if computer.result_seen(idle) else None
     if "bet" in can and not me["bets"]:
         best = max(layout["winning"] for layout in view_["layouts"])
         layouts = [layout["name"] for layout in view_["layouts"] if layout["winning"] == best]

@@ -1021,8 +1021,8 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
 
 def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): as banker it puts
-    up the table's bank, closes the bets once they are in, and deals on, saying "Aces" now and
-    then after its second deal; as a punter it cuts when asked and stakes a little a deal on the
+    up the table's bank, closes the bets once they are in, and once the table has seen the deal
+    deals on, saying "Aces" now and then after its second deal; as a punter it cuts when asked and stakes a little a deal on the
     even-money bets (mostly a double on a side, sometimes a cross), seldom a round."""
     me = view_["me"]
     can = set(me["can"]) if me else set()
@@ -1033,6 +1033,8 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
         return computer.cut(rng, view_["deck"])
     if "close" in can:
         return ("close", {}) if computer.bets_are_in(view_, least, idle) else None
+    if "aces" in can and not computer.result_seen(idle):
+        return None
     if "aces" in can:
         return ("aces", {}) if view_["deals"] >= 2 and rng.random() < 0.2 else ("next", {})
     if "bet" in can and not me["bets"]:

@@ -1263,7 +1263,8 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): it offers for
     the bank now and then and takes it when nobody else will, cuts when asked, makes uneven
     heaps, chooses the banker's heap when nobody has, and stakes a little on one heap (or on the
-    banker's card against it) a hand. As banker it closes the bets once they are in, goes on,
+    banker's card against it) a hand. As banker it closes the bets once they are in, goes on
+    once the table has seen the result,
     keeps the heaps after a Rey half the time, puts up a broken bank again or gives it up, and
     now and then announces its three last hands, so the bank goes round."""
     me = view_["me"]
@@ -1287,6 +1288,8 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
         heaps = [h["number"] for h in view_["heaps"] if not h["is_bank_heap"]]
         kind = "against" if rng.random() < 0.25 else "bet"
         return kind, {"heap": rng.choice(heaps), "amount": amount}
+    if ("abona" in can or "next" in can) and not computer.result_seen(idle):
+        return None
     if "abona" in can:
         if me["chips"] >= least and rng.random() < 0.5:
             return "abona", {"amount": _bank_amount(rng, me["chips"])}
