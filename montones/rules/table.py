@@ -96,8 +96,9 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 
 
 # What every table has, whatever its game: how many players it seats at most (a table of
-# friends is a few; a casino night's busiest table about thirty).
-TABLE_DEFAULTS = {"most_players": 40}
+# friends is a few; a casino night's busiest table about thirty), and whether it is a practice
+# table (one person and computer players, which every screen of it says).
+TABLE_DEFAULTS = {"most_players": 40, "practice": False}
 TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
 MOST_PLAYERS = 500
 
@@ -110,6 +111,8 @@ def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str
         if key not in merged:
             raise RulesError("unknown setting %(key)r", key=key)
         merged[key] = value
+    if not isinstance(merged["practice"], bool):
+        raise RulesError("the option %(flag)s is true or false", flag="practice")
     most = merged["most_players"]
     if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
         raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)

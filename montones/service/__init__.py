@@ -30,7 +30,13 @@ from montones.service.actions import (
     rejoin,
     stage,
 )
-from montones.service.computers import add_computer, clock_deadline, remove_computer, tick
+from montones.service.computers import (
+    add_computer,
+    clock_deadline,
+    practice,
+    remove_computer,
+    tick,
+)
 
 __all__ = [
     "Actor",
@@ -53,6 +59,7 @@ __all__ = [
     "join",
     "ledger_totals",
     "player_by_token",
+    "practice",
     "rejoin",
     "remove_computer",
     "stage",

@@ -24,7 +24,7 @@ from flask import current_app
 
 from montones.data import store
 from montones.data.clock import clock
-from montones.data.queries import Seat, hash_secret, version_time
+from montones.data.queries import Seat, get_table, hash_secret, version_time
 from montones.data.refusals import NotAllowed, ServiceError
 from montones.data.snapshot import Snapshot
 from montones.data.store import locked, write
@@ -33,7 +33,7 @@ from montones.rules import RulesError
 from montones.rules.computer import NAMES, PATIENCE
 from montones.rules.games import game
 from montones.rules.table import is_computer, looks
-from montones.service.actions import Actor, _act, _rejoin_code
+from montones.service.actions import Actor, _act, _rejoin_code, act, create_table, join
 
 # A computer acts this many seconds after the table last moved, at random in between: never at
 # once, as a person takes a moment to see what changed.
@@ -79,6 +79,29 @@ def add_computer(code: str, actor: Actor, nonce: str | None = None) -> tuple[Sna
         params = {"name": name, "computer": True}
         write(conn, table, new_state, events, seat, "join", params, nonce)
     return table.committed, seat
+
+
+PRACTICE_CHIPS = 100
+PRACTICE_COMPUTERS = 3
+
+
+def practice(game_name: str, title: str, name: str) -> tuple[Snapshot, Seat, str, str]:
+    """A practice table of ``game_name`` called ``title``: one person (``name``) and three
+    computer players, under way at once (where the game draws for the first bank, drawn).
+    Returns the table, the person's seat and seat token, and the host secret, which their
+    device keeps (it ends the table when they leave) and nobody is shown."""
+    try:
+        game(game_name)
+    except RulesError:
+        raise ServiceError("Choose one of the games.") from None
+    table, secret = create_table(game_name, title, PRACTICE_CHIPS, {"practice": True})
+    seat, token = join(table.code, name)
+    host = Actor(is_host=True)
+    for _ in range(PRACTICE_COMPUTERS):
+        add_computer(table.code, host)
+    if "draw" in game(game_name).ACTIONS:
+        act(table.code, host, "draw", {})
+    return get_table(table.code), seat, token, secret
 
 
 def remove_computer(code: str, actor: Actor, seat: str) -> Snapshot:
