@@ -184,10 +184,11 @@ def _simulate(args):
             count = select(func.count()).select_from(Hand).where(Hand.table_id == table.id)
             hands = 0
             while hands < args.hands:
-                # The clock jumps past a banker's patience: the turn due is the one a table of
-                # people would see first (a computer who acts at its pace before a banker who
-                # waits); a table where nothing is due even then is over, or stuck: it ends.
-                clock.advance(PATIENCE)
+                # The clock jumps a second past a banker's patience (the times a version is
+                # stored with are whole microseconds): the turn due is the one a table of people
+                # would see first (a computer who acts at its pace before a banker who waits);
+                # a table where nothing is due even then is over, or stuck: the night ends.
+                clock.advance(PATIENCE + 1.0)
                 if not service.tick(table.code):
                     break
                 hands = db.session.scalar(count)
