@@ -1,5 +1,5 @@
 """The ``montones`` command: ``serve`` runs the table, ``replay`` settles a scenario file,
-``verify`` checks a table's export.
+``verify`` checks a table's export, ``simulate`` plays an all-computer night.
 
 Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rules engine alone.
 """
@@ -58,6 +58,18 @@ def main(argv=None):
     )
     verify.add_argument("file", metavar="EXPORT", help="a table's export (JSON)")
     verify.set_defaults(run=_verify)
+
+    simulate = commands.add_parser(
+        "simulate", help="play an all-computer night and write its export (as the host's)"
+    )
+    simulate.add_argument("--game", required=True, choices=sorted(GAMES), help="the game")
+    simulate.add_argument("--players", type=int, default=4, help="computer players (2 to 12)")
+    simulate.add_argument("--hands", type=int, required=True, help="hands to play (1 or more)")
+    simulate.add_argument(
+        "--seed", help="seed the players' choices (the cards always come from the system)"
+    )
+    simulate.add_argument("--export", required=True, metavar="FILE", help="where to write it")
+    simulate.set_defaults(run=_simulate)
 
     args = parser.parse_args(argv)
     return args.run(args)
@@ -118,6 +130,99 @@ def _verify(args):
     decks = len({hand["shuffle"]["commitment"] for hand in data["hands"]})
     print(f"{hands} hands from {decks} decks: every result and every commitment checks out")
     return 0
+
+
+SIMULATED_CHIPS = 200
+
+
+def _simulate(args):
+    """An all-computer night on the app's own engines, service and store, in a temporary
+    SQLite database, on a clock that jumps to each computer's turn: hands are played until
+    ``--hands`` are settled (the host then ends the night) or the night ends by itself. Its
+    export is checked as ``verify`` checks one, and the chips counted; exit 1 if either fails."""
+    import tempfile
+    import time
+
+    from sqlalchemy import func, select
+
+    from montones import create_app, service
+    from montones.data import history
+    from montones.data.clock import ManualClock
+    from montones.data.models import Hand
+    from montones.extensions import db
+    from montones.rules.audit import verify
+    from montones.rules.computer import NAMES, PATIENCE
+    from montones.rules.games import game
+
+    if not 2 <= args.players <= len(NAMES) or args.hands < 1:
+        return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
+    rules = game(args.game)
+    started, cpu = time.perf_counter(), time.process_time()
+    clock = ManualClock(time.time())
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/night.sqlite",
+                "SECRET_KEY": "simulation",
+                "CLOCK": clock,
+                "COMPUTER_SEED": args.seed or "",
+            }
+        )
+        with app.app_context():
+            host = service.Actor(is_host=True)
+            # Banks enough for every hand asked for, where the night ends once all are held.
+            settings = (
+                {"banks_each": args.hands} if "banks_each" in rules.new_table()["settings"] else {}
+            )
+            table, _secret = service.create_table(
+                args.game, "Simulation", SIMULATED_CHIPS, settings
+            )
+            for _ in range(args.players):
+                service.add_computer(table.code, host)
+            if "draw" in rules.ACTIONS:
+                service.act(table.code, host, "draw", {})
+            count = select(func.count()).select_from(Hand).where(Hand.table_id == table.id)
+            hands = 0
+            while hands < args.hands:
+                # The clock jumps a second past a banker's patience (the times a version is
+                # stored with are whole microseconds): the turn due is the one a table of people
+                # would see first (a computer who acts at its pace before a banker who waits);
+                # a table where nothing is due even then is over, or stuck: the night ends.
+                clock.advance(PATIENCE + 1.0)
+                if not service.tick(table.code):
+                    break
+                hands = db.session.scalar(count)
+            table = service.get_table(table.code)
+            if not table.ended_at:
+                table = service.host_action(table.code, host, "end")
+            exported = history.export(table)
+            ledger = service.ledger_totals(table)
+            balances = rules.balances(table.state)
+            db.session.remove()
+            db.engine.dispose()  # the temporary folder goes next, its database with it
+    with open(args.export, "w", encoding="utf-8") as f:
+        json.dump(exported, f, indent=1, ensure_ascii=False)
+    problems = verify(exported)
+    issued = SIMULATED_CHIPS * args.players
+    chips = sum(balances.values())
+    # The ledger holds what the state holds, account by account; its "house" also issued
+    # every player's starting chips.
+    conserved = chips == issued and all(
+        ledger.get(account, 0) == amount - (issued if account == "house" else 0)
+        for account, amount in {**balances, "house": balances.get("house", 0)}.items()
+    )
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    print(
+        f"{len(exported['hands'])} hands of {rules.TITLE}, {args.players} computer players, "
+        f"{table.version} actions in {seconds:.1f} s ({cpu:.1f} s of CPU); chips "
+        + (f"conserved ({issued})" if conserved else f"NOT conserved ({chips} of {issued})")
+        + "; export "
+        + ("verified" if not problems else f"has {len(problems)} problems")
+        + f": {args.export}"
+    )
+    for problem in problems:
+        print(shown(problem))
+    return 0 if conserved and not problems else 1
 
 
 def shown(text: str) -> str:

@@ -151,3 +151,28 @@ def test_several_workers_take_postgresql_in_either_form(tmp_path, url, refused):
         timeout=60,
     )
     assert done.returncode == 2 and refused in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("game", ["montones", "monte", "monte_bank"])
+def test_simulate_plays_500_hands_of_computers_and_its_export_verifies(tmp_path, capsys, game):
+    export = tmp_path / "night.json"
+    args = ["simulate", "--game", game, "--players", "4", "--hands", "500", "--seed", "29"]
+    assert main([*args, "--export", str(export)]) == 0
+    summary = capsys.readouterr().out.strip()
+    assert "\n" not in summary
+    assert re.match(r"500 hands of .+, 4 computer players, \d+ actions in ", summary), summary
+    assert "chips conserved (800)" in summary and "export verified" in summary
+    night = json.loads(export.read_text())
+    assert len(night["hands"]) == 500 and night["held_back"] == 0
+    assert night["table"]["game"] == game and night["table"]["ended_at"]
+    assert sorted(night["computers"]) == sorted(night["players"]) == ["p1", "p2", "p3", "p4"]
+    assert main(["verify", str(export)]) == 0
+    assert "500 hands from" in capsys.readouterr().out
+
+
+def test_simulate_refuses_a_night_it_cannot_seat(tmp_path, capsys):
+    export = tmp_path / "night.json"
+    args = ["simulate", "--game", "monte", "--players", "1", "--hands", "5"]
+    assert main([*args, "--export", str(export)]) == 2
+    assert "--players is 2 to 12" in capsys.readouterr().err
+    assert not export.exists()

@@ -123,6 +123,7 @@ def export(table: GameTable) -> dict:
         # As the table stands, best first: each player's chips (an open bank counted as its
         # banker's), what the house gave them (starting chips and top-ups), the net and place.
         "standings": queries.standings(table),
+        "computers": [pid for pid, p in state["players"].items() if p.get("computer")],
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
         "held_back": len(everything) - len(done),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import bindparam, func, select
 
-from montones.data.models import GameTable, LedgerEntry, Player
+from montones.data.models import Action, GameTable, LedgerEntry, Player
 from montones.data.refusals import NotFound
 from montones.data.snapshot import Snapshot
 from montones.extensions import db
@@ -101,6 +102,18 @@ def versions(codes: list[str]) -> dict[str, int]:
         select(GameTable.code, GameTable.version).where(GameTable.code.in_(codes))
     ).all()
     return {code: version for code, version in rows}
+
+
+_VERSION_TIME = select(Action.__table__.c.created_at).where(
+    Action.__table__.c.table_id == bindparam("table_id"),
+    Action.__table__.c.version == bindparam("version"),
+)
+
+
+def version_time(reader, table_id: int, version: int) -> datetime | None:
+    """When a table's ``version`` was made (its action's time), read by the session or by a
+    write transaction's connection; None for a table's first version, which no action made."""
+    return reader.execute(_VERSION_TIME, {"table_id": table_id, "version": version}).scalar()
 
 
 def seat_by_rejoin_code(reader, table_id: int, rejoin_code: str) -> Seat | None:

@@ -8,10 +8,12 @@ from one game to another. Its templates are the folder ``templates/games/<NAME>/
 from __future__ import annotations
 
 from collections.abc import Mapping
+from random import Random
 from typing import Any, Protocol
 
 from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import Deck
+from montones.rules.computer import Move
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -30,7 +32,11 @@ class Game(Protocol):
 
     def new_table(self, settings: dict | None = None) -> State: ...
     def settings_from(self, values: dict[str, Any]) -> dict[str, Any]: ...
-    def join(self, state: State, pid: str, name: str, chips: int) -> tuple[State, Events]: ...
+    def join(
+        self, state: State, pid: str, name: str, chips: int, computer: bool = False
+    ) -> tuple[State, Events]:
+        """Seat a player (``computer``: a computer player, which every screen marks)."""
+
     def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
     def after_pause(self, state: State, now: float, paused_for: float) -> State: ...
     def finish(self, state: State) -> tuple[State, Events]: ...
@@ -64,6 +70,12 @@ class Game(Protocol):
     def table_odds(self, state: State) -> dict[str, Any]:
         """The odds of the table's bets (:class:`~montones.rules.odds.Odds`), as its
         templates show them."""
+
+    def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
+        """A computer player's next action from its seat's ``view`` (never the deck): one of
+        :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
+        ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
+        seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
 
     def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         """The problems of an export's hands (``(where, hand)``) that share one deck, opened

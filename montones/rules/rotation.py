@@ -131,8 +131,10 @@ def leave(
 
 
 @action
-def join(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    table.seat_player(state, events, pid, name, chips)
+def join(
+    state: State, events: Events, pid: str, name: str, chips: int, computer: bool = False
+) -> None:
+    table.seat_player(state, events, pid, name, chips, computer)
     state["banks"][pid] = 0
 
 
@@ -209,6 +211,7 @@ def seats_view(
         {
             "id": pid,
             "name": p["name"],
+            "computer": table.is_computer(state, pid),
             "chips": p["chips"],
             "is_banker": pid == banker,
             "is_cutter": phase == CUT and pid == state["cutter"],

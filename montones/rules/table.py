@@ -96,8 +96,9 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 
 
 # What every table has, whatever its game: how many players it seats at most (a table of
-# friends is a few; a casino night's busiest table about thirty).
-TABLE_DEFAULTS = {"most_players": 40}
+# friends is a few; a casino night's busiest table about thirty), and whether it is a practice
+# table (one person and computer players, which every screen of it says).
+TABLE_DEFAULTS = {"most_players": 40, "practice": False}
 TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
 MOST_PLAYERS = 500
 
@@ -110,6 +111,8 @@ def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str
         if key not in merged:
             raise RulesError("unknown setting %(key)r", key=key)
         merged[key] = value
+    if not isinstance(merged["practice"], bool):
+        raise RulesError("the option %(flag)s is true or false", flag="practice")
     most = merged["most_players"]
     if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
         raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)
@@ -126,6 +129,11 @@ def player(state: State, pid: str) -> dict:
     if found is None or found.get("left"):
         raise RulesError("that player is not at the table")
     return found
+
+
+def is_computer(state: State, pid: str) -> bool:
+    """Whether ``pid`` is a computer player."""
+    return state["players"][pid].get("computer", False)
 
 
 def seated(state: State, seat: str | None) -> bool:
@@ -150,8 +158,11 @@ def no_room(state: State) -> RulesError | None:
     return None
 
 
-def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -> None:
-    """Seat a player with a name nobody at the table has and their starting chips."""
+def seat_player(
+    state: State, events: Events, pid: str, name: str, chips: int, computer: bool = False
+) -> None:
+    """Seat a player with a name nobody at the table has and their starting chips;
+    ``computer``: a computer player (its seat says so, for every screen to mark it)."""
     name = plain_name(name)
     if pid in state["players"]:
         raise RulesError("that seat is taken")
@@ -170,6 +181,8 @@ def seat_player(state: State, events: Events, pid: str, name: str, chips: int) -
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
+    if computer:
+        state["players"][pid]["computer"] = True
     state["seats"].append(pid)
     events.append({"type": "joined", "player": pid, "chips": chips})
 
@@ -388,6 +401,7 @@ def standings(state: State, held: dict[str, int] | None = None) -> list[dict]:
             "player": pid,
             "name": state["players"][pid]["name"],
             "chips": state["players"][pid]["chips"] + held.get(pid, 0),
+            "computer": is_computer(state, pid),
         }
         for pid in state["seats"]
     ]

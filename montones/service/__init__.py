@@ -27,7 +27,6 @@ from montones.service.actions import (
     Actor,
     act,
     act_as,
-    clock_deadline,
     create_table,
     follow,
     host_action,
@@ -36,6 +35,12 @@ from montones.service.actions import (
     no_room,
     rejoin,
     stage,
+)
+from montones.service.computers import (
+    add_computer,
+    clock_deadline,
+    practice,
+    remove_computer,
     tick,
 )
 
@@ -53,6 +58,7 @@ __all__ = [
     "Stale",
     "act",
     "act_as",
+    "add_computer",
     "chips_over_night",
     "clock_deadline",
     "create_table",
@@ -65,7 +71,9 @@ __all__ = [
     "ledger_totals",
     "no_room",
     "player_by_token",
+    "practice",
     "rejoin",
+    "remove_computer",
     "stage",
     "tick",
 ]

@@ -256,36 +256,10 @@ def _follow_up(conn: Connection, table: LockedTable) -> None:
         store.end_table(conn, table)
 
 
-def tick(code: str) -> None:
-    """Apply what the clock decides: a punter who did not cut in time is skipped (not while the
-    host has the table paused)."""
-    table = get_table(code)
-    if table.paused or not _cut_overdue(table.state):
-        return
-    with locked(code) as (table, conn):
-        if not table.paused and _cut_overdue(table.state):
-            new_state, events = game(table.game).cut_timed_out(table.state, clock().time())
-            write(conn, table, new_state, events, "system", "cut_timeout", {})
-
-
-def clock_deadline(table) -> float | None:
-    """When the clock next decides something at this table: never while it is paused."""
-    return None if table.paused else cut_deadline(table.state)
-
-
 def _paused_for(conn: Connection, table: LockedTable) -> float:
     """Seconds since the host's last pause of this table (its action's time)."""
     paused_at = store.last_pause(conn, table.id)
     return max(0.0, (clock().utcnow() - paused_at).total_seconds()) if paused_at else 0.0
-
-
-def cut_deadline(state: dict) -> float | None:
-    return game(state["game"]).cut_deadline(state)
-
-
-def _cut_overdue(state: dict) -> bool:
-    deadline = cut_deadline(state)
-    return deadline is not None and clock().time() >= deadline
 
 
 def host_action(code: str, actor: Actor, kind: str, language: str | None = None) -> Snapshot:

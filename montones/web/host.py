@@ -164,7 +164,15 @@ def act(code, kind):
     # Only the host, and only the host's own actions: a player's actions go through /a/<kind>.
     actions = game(table.game).ACTIONS
     host_kinds = {k for k, spec in actions.items() if spec.host}
-    switches = {"pause", "resume", "end", "tv_language", "new_night"}
+    switches = {
+        "pause",
+        "resume",
+        "end",
+        "tv_language",
+        "new_night",
+        "add_computer",
+        "remove_computer",
+    }
     if not actor.is_host or kind not in host_kinds | switches:
         abort(403)
     drastic = kind in ("end", "new_night") or (kind in actions and actions[kind].confirm)
@@ -186,6 +194,17 @@ def act(code, kind):
             if language is not None and language not in current_app.config["LANGUAGES"]:
                 abort(400)
             service.host_action(table.code, actor, kind, language)
+        elif kind == "add_computer":
+            nonce = request.form.get("nonce") or None
+            done, seat = service.add_computer(table.code, actor, nonce)
+            if seat is not None:
+                name = done.state["players"][seat]["name"]
+                flash(_("%(name)s, a computer player, has sat down.", name=name), "done")
+        elif kind == "remove_computer":
+            seat = request.form.get("seat", "")
+            name = table.state["players"].get(seat, {}).get("name", "")
+            service.remove_computer(table.code, actor, seat)
+            flash(_("%(name)s, a computer player, has left the table.", name=name), "done")
         elif kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
             if kind == "end":

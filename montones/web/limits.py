@@ -11,7 +11,7 @@ someone's seat, is time: each device (its address on the room's network) has an 
   it is named (a table's pages, ``/go``, a rules page's ``?t=``). Once a device has used them
   up, every request of it that names a table waits its turn (429): at 600 codes an hour, finding
   one of 8 running tables takes about 69 hours on average.
-- ``tables`` (``TABLES_LIMIT``): creating a table, 10 in any 10 minutes, so that no guest takes
+- ``tables`` (``TABLES_LIMIT``): creating a table (a practice table too), 10 in any 10 minutes, so that no guest takes
   the room codes (and a code whose table was left empty is taken back: see
   ``service.create_table``).
 
@@ -62,7 +62,7 @@ def _seating() -> bool:
 
 
 def _creating() -> bool:
-    return request.method == "POST" and request.endpoint == "lobby.create"
+    return request.method == "POST" and request.endpoint in ("lobby.create", "lobby.practice")
 
 
 def _host_machine() -> bool:

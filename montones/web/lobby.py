@@ -44,6 +44,23 @@ def create():
     return back_to("host.page", code=table.code)
 
 
+@bp.post("/practice")
+def practice():
+    """One tap: a practice table of the game chosen, this phone's seat at it with three
+    computer players, the game under way. The phone keeps the host's rights unseen (it ends the
+    table when its player leaves); there is no host link to keep."""
+    try:
+        table, seat, token, secret = service.practice(
+            request.form.get("game", ""), _("Practice"), _("You")
+        )
+    except service.ServiceError as error:
+        return render_template("lobby/index.html", form={}, error=refusal(error)), 422
+    remember("seats", table.code, token)
+    remember("seat_ids", table.code, seat.seat)
+    remember("hosts", table.code, secret)
+    return back_to("play.page", code=table.code)
+
+
 def _settings(name: str, form) -> dict:
     """A new table's settings from the lobby's fields for the game called ``name``."""
     try:

@@ -157,6 +157,18 @@ def page(code):
     return render_template(PAGE, **_context(table, player))
 
 
+@bp.post("/leave-practice")
+def leave_practice(code):
+    """The player of a practice table leaves it, and it ends: their device holds the host's
+    rights (the lobby's practice gave them)."""
+    table, actor, _player = _seated(code)
+    if not table.state["settings"].get("practice") or not actor.is_host:
+        abort(403)
+    if not table.ended_at:
+        service.host_action(table.code, actor, "end")
+    return back_to("lobby.index")
+
+
 @bp.get("/p/<region>")
 def region(code, region):
     table, _actor, player = _seated(code)

@@ -158,3 +158,22 @@ def test_a_rules_page_that_names_a_missing_table_counts_as_a_guess(app, clock):
         assert answer.status_code == 200
     assert guesser.get(f"/rules/montones?t={night.code}").status_code == 429
     assert guesser.get("/rules/montones").status_code == 200  # naming no table: not a guess
+
+
+def test_practice_tables_count_against_the_same_allowance(app, clock):
+    from tests.helpers.liveserver import MONTONES_FORM
+    from tests.helpers.nights import fresh_token
+
+    maker = phone(app, "10.0.0.82")
+
+    def practise():
+        return maker.post("/practice", data={"game": "monte", "csrf_token": fresh_token(maker)})
+
+    assert [practise().status_code for _ in range(5)] == [303] * 5
+    made = [
+        maker.post("/tables", data={**MONTONES_FORM, "csrf_token": fresh_token(maker)})
+        for _ in range(5)
+    ]
+    assert [response.status_code for response in made] == [303] * 5
+    refused = practise()
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "600"

@@ -50,6 +50,8 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 # Every route that changes state, by endpoint: its methods other than GET/HEAD/OPTIONS.
 STATE_CHANGING = {
     "lobby.create": {"POST"},  # POST /tables
+    "lobby.practice": {"POST"},  # POST /practice
+    "play.leave_practice": {"POST"},  # POST /t/<code>/leave-practice
     "play.act": {"POST"},  # POST /t/<code>/a/<kind>
     "play.join": {"POST"},  # POST /t/<code>/join
     "play.rejoin": {"POST"},  # POST /t/<code>/rejoin
@@ -70,7 +72,7 @@ class Outcome:
 
     @property
     def allowed(self) -> bool:
-        return self.kind in ("ok", "created", "seated", "takes_seat", "ends")
+        return self.kind in ("ok", "created", "practises", "seated", "takes_seat", "ends")
 
     def __repr__(self):
         return self.kind if self.status is None else f"{self.status}:{self.message or ''}"
@@ -79,6 +81,7 @@ class Outcome:
 OK = Outcome("ok")  # done: the table changed and the action log names this actor
 ENDS = Outcome("ends")  # the host ended the night: 303 to the standings
 CREATED = Outcome("created")  # a new table of one's own; this one untouched
+PRACTISES = Outcome("practises")  # a practice table of one's own, a seat at it; this one untouched
 SEATED = Outcome("seated")  # 303 to the phone page with a new seat
 ALREADY = Outcome("already")  # already seated: 303 to the phone page, nothing done
 TAKES_SEAT = Outcome("takes_seat")  # the rejoin code moves that seat to this browser
@@ -141,7 +144,7 @@ CASINO_FORM = {
 class Row:
     game: str
     phase: str
-    path: str  # under /t/CODE; "//tables" is the absolute /tables
+    path: str  # under /t/CODE; "//tables" is the absolute /tables (so "//practice")
     fields: dict  # "$bet", "$seat:A", "$rejoin:A" are read off the table
     expect: tuple  # outcomes for (anonymous, A, B, banker, host)
     logged: str | None = None  # the kind in the action log when allowed (default: the route's)
@@ -156,11 +159,17 @@ class Row:
     def endpoint(self) -> str:
         if self.path == "//tables":
             return "lobby.create"
+        if self.path == "//practice":
+            return "lobby.practice"
         if self.path.startswith("/a/"):
             return "play.act"
         if self.path.startswith("/host/"):
             return "host.act"
-        return {"/join": "play.join", "/rejoin": "play.rejoin"}[self.path]
+        return {
+            "/join": "play.join",
+            "/rejoin": "play.rejoin",
+            "/leave-practice": "play.leave_practice",
+        }[self.path]
 
     @property
     def kind(self) -> str:
@@ -241,6 +250,8 @@ MATRIX = [
     Row(M, "betting",   "/host/top_up",      {"seat": "$seat:A", "amount": "lots"},   (F403,     F403,      F403,      F403,      flash())),
     # Montones: creating, joining, rejoining
     Row(M, "betting",   "//tables",          MONTONES_FORM,                           (CREATED,  CREATED,   CREATED,   CREATED,   CREATED)),
+    Row(M, "betting",   "//practice",        {"game": "monte"},                       (PRACTISES, PRACTISES, PRACTISES, PRACTISES, PRACTISES)),
+    Row(M, "betting",   "/leave-practice",   {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(M, "betting",   "/join",             {"name": "Zed"},                         (SEATED,   ALREADY,   ALREADY,   ALREADY,   SEATED)),
     Row(M, "betting",   "/join",             {"name": "ben"},                         (R422,     ALREADY,   ALREADY,   ALREADY,   R422)),
     Row(M, "ended",     "/join",             {"name": "Zed"},                         (R422,     ALREADY,   ALREADY,   ALREADY,   R422)),
@@ -366,6 +377,11 @@ def resolve(table, fields: dict) -> dict:
     return out
 
 
+def absolute(path: str, code: str) -> str:
+    """A row's path as a URL: under the table's, or on its own ("//tables": /tables)."""
+    return path[1:] if path.startswith("//") else f"/t/{code}{path}"
+
+
 def flashes(client) -> list[str]:
     """The messages flashed into a browser's session (taken out, as a page would)."""
     with client.session_transaction() as session:
@@ -424,6 +440,15 @@ def check(table, row: Row, actor: str, outcome: Outcome, response, before: str) 
             b["players"],
             b["ledger"],
         ), where
+    elif outcome.kind == "practises":
+        assert response.status_code == 303, where
+        found = re.fullmatch(r"/t/([A-Z]{4})", location)
+        assert found and found.group(1) != code, where
+        b, a = whole(before), whole(after)
+        assert a["tables"] == b["tables"] + 1, where
+        assert a["players"] == b["players"] + 4, where  # this browser's seat, three computers'
+        assert a["table"] == b["table"], where
+        assert client.get(location).status_code == 200, where  # this browser's seat there
     elif outcome.kind == "seated":
         assert response.status_code == 303 and location == f"/t/{code}", where
         b, a = whole(before), whole(after)
@@ -510,7 +535,7 @@ def test_every_post_refuses_a_missing_or_wrong_csrf_token(app, row):
     fields = resolve(table, row.fields)
     before = table.snapshot()
     client, token = table.client(actor)
-    url = "/tables" if row.path == "//tables" else f"/t/{table.code}{row.path}"
+    url = absolute(row.path, table.code)
     data = {k: str(v) for k, v in fields.items()}
     for hx in (True, False):
         headers = {"HX-Request": "true"} if hx else {}
@@ -536,7 +561,7 @@ def test_a_browser_without_a_session_is_refused_everywhere(app):
     table = table_in(app, "montones", "betting")
     before = table.snapshot()
     for path in sorted({row.path for row in MATRIX}):
-        url = "/tables" if path == "//tables" else f"/t/{table.code}{path}"
+        url = absolute(path, table.code)
         fields = {"name": "x", "amount": "5", "heap": "2", "seat": table.seat("B")}
         for data in (fields, {**fields, "csrf_token": table.night.host_token}):
             for headers in ({}, {"HX-Request": "true"}):
@@ -584,7 +609,7 @@ def test_a_get_on_a_post_route_changes_nothing(app):
     client, _token = table.client("A")
     before = table.snapshot()
     for row in MATRIX:
-        url = "/tables" if row.path == "//tables" else f"/t/{table.code}{row.path}"
+        url = absolute(row.path, table.code)
         query = {k: str(v) for k, v in row.fields.items() if not str(v).startswith("$")}
         # /join sends a seated player to their phone; /rejoin shows its form; the rest is POST only
         expected = {"/join": 303, "/rejoin": 200}.get(row.path, 405)
@@ -775,6 +800,7 @@ UNKNOWN_CODE_ROUTES = [
     ("get", "/t/QQQQ/verify/1", None),
     ("get", "/t/QQQQ/host/claim/secret", None),
     ("post", "/t/QQQQ/host/pause", None),
+    ("post", "/t/QQQQ/leave-practice", None),
 ]
 
 

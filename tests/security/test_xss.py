@@ -100,9 +100,14 @@ def audit(where, body: str) -> None:
             assert OWN_SCRIPT.fullmatch(attrs["src"]), (where, attrs)
         elif tag == "img":
             assert OWN_IMG.fullmatch(attrs.get("src", "")), (where, attrs)
-        elif tag == "svg":  # a card, or the page's card back (templates/cards/_back.html)
-            kind = attrs.get("class") or ""
-            assert kind.startswith("card card--") or kind == "card-sprite", (where, attrs)
+        elif tag == "svg":
+            # the app's own drawings: a card, the page's card back (templates/cards/_back.html),
+            # or the robot that marks a computer player
+            shown = attrs.get("class") or ""
+            assert shown.startswith("card card--") or shown in ("card-sprite", "robot"), (
+                where,
+                attrs,
+            )
 
 
 def sse_events(sent: str) -> list[tuple[str, str]]:

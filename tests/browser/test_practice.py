@@ -1,0 +1,64 @@
+"""A practice table through the real UI: one tap on the home page, and a hand of each game is
+played to its result by a phone and three computer players, nothing else open."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.helpers.screens import PHONE, at_rest, screenshot, serious_violations
+
+TIMEOUT = 60
+
+# What the phone answers when the table waits for it (the bank is the computers' to take: it
+# passes the auction; drawn for the first bank, it puts one up, deals and goes on).
+ANSWERS = (
+    "I don't want the bank",
+    "Cut",
+    "Put up the bank",
+    "Turn the gate",
+    "Bets are done: turn the cards",
+    "Next coup",
+    "Next deal",
+)
+
+
+@pytest.mark.parametrize(
+    ("game", "title"), [("montones", "Montones"), ("monte", "Monte"), ("monte_bank", "Monte Bank")]
+)
+def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, game, title):
+    base, _process, _folder, _port = server
+    phone = chromium.new_context(viewport=PHONE, locale="en-GB", has_touch=True).new_page()
+    phone.goto(base + "/?lang=en")
+    phone.locator("#practice-title").scroll_into_view_if_needed()
+    if game == "montones":
+        screenshot(phone, "practice-home")
+    phone.get_by_role("button", name=title, exact=True).first.click()
+    expect(phone.locator(".practice-note")).to_contain_text("you and three computer players")
+    code = re.search(r"/t/([A-Z]{4})$", phone.url).group(1)
+    expect(phone.locator("#status")).to_contain_text("You")
+    buttons = [
+        phone.get_by_role("button", name=re.compile(rf"^\s*{re.escape(name)}\s*$"))
+        for name in ANSWERS
+    ]
+    deadline = time.monotonic() + TIMEOUT
+    while "recall__hand" not in phone.request.get(f"{base}/t/{code}/history").text():
+        if time.monotonic() > deadline:
+            screenshot(phone, f"practice-{game}-stuck")
+            raise AssertionError(f"no hand of {title} was played to its result")
+        for button in buttons:
+            if button.count() and button.first.is_visible() and button.first.is_enabled():
+                button.first.click()
+                # A person's pace: every move of the table gives the computers their second or
+                # two again ("I don't want the bank" stays offered once said).
+                time.sleep(2.5)
+                break
+        time.sleep(0.5)
+    at_rest(phone, 30_000)
+    screenshot(phone, f"practice-{game}")
+    problems = serious_violations(phone)
+    phone.get_by_role("button", name="Leave the practice").click()
+    expect(phone.locator("#practice-title")).to_be_visible()
+    assert phone.url.rstrip("/") == base
+    assert not problems, problems

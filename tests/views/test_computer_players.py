@@ -1,0 +1,80 @@
+"""The host adds computer players from the host page and removes them; every screen that lists
+the players marks them."""
+
+import re
+
+from montones import service
+from tests.helpers.nights import Night, flashed
+
+
+def host_page(night) -> str:
+    return night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
+
+
+def computers(night) -> dict[str, dict]:
+    return {pid: p for pid, p in night.state()["players"].items() if p.get("computer")}
+
+
+def test_the_host_adds_a_computer_player_from_the_host_page(app):
+    night = Night(app, "Ana", "Ben")
+    page = host_page(night)
+    assert "Add a computer player" in page
+    nonce = re.search(r'name="nonce" value="([^"]+-computer)"', page).group(1)
+    response = night.host_do("add_computer", nonce=nonce)
+    assert response.status_code == 303
+    (seat, player) = next(iter(computers(night).items()))
+    assert player["name"] == "Lola" and player["chips"] == night.chips
+    assert flashed(night.host.get(response.location)) == "Lola, a computer player, has sat down."
+    night.host_do("add_computer", nonce=nonce)  # the same form again: nobody more
+    assert len(computers(night)) == 1
+    page = host_page(night)
+    assert re.search(r"<strong>Lola</strong> <span class=\"computer-mark\"", page)
+    assert page.count('class="computer-mark"') == 1
+    # Its card offers Remove, no question asked; a person's, Send away.
+    assert 'kind="remove_computer"' not in page  # (the form's action says it)
+    assert page.count("/host/remove_computer") == 1
+
+
+def test_every_screen_that_lists_the_players_marks_a_computer(app):
+    night = Night(app, "Ana", "Ben")
+    night.host_do("add_computer")
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    marked = re.findall(r"(\w+) <span class=\"computer-mark\"[^>]*>.*?bot</span>", tv, re.S)
+    assert marked == [
+        "Lola",
+        "Lola",
+    ]  # the lobby's names and the side's list; Ana and Ben are people
+    night.host_do("end")
+    standings = night.clients["Ana"].get(f"/t/{night.code}/standings").get_data(as_text=True)
+    assert standings.count('class="computer-mark"') == 1
+
+
+def test_the_host_removes_a_computer_player_and_nobody_else_that_way(app):
+    night = Night(app, "Ana", "Ben")
+    night.host_do("add_computer")
+    seat = next(iter(computers(night)))
+    before = night.snapshot()
+    response = night.host_do("remove_computer", seat=night.seats["Ana"])
+    assert "That is not a computer player at this table." in flashed(
+        night.host.get(response.location)
+    )
+    assert night.snapshot() == before
+    response = night.host_do("remove_computer", seat=seat)
+    assert (
+        flashed(night.host.get(response.location)) == "Lola, a computer player, has left the table."
+    )
+    assert night.state()["players"][seat]["left"]
+    assert night.ledger()[f"player:{seat}"] == night.chips  # its chips kept with its seat
+
+
+def test_only_the_host_adds_or_removes_a_computer_player(app):
+    night = Night(app, "Ana", "Ben")
+    before = night.snapshot()
+    for kind in ("add_computer", "remove_computer"):
+        response = night.clients["Ana"].post(
+            f"/t/{night.code}/host/{kind}", data={"csrf_token": night.tokens["Ana"], "seat": "p1"}
+        )
+        assert response.status_code == 403
+    assert night.snapshot() == before
+    with app.app_context():
+        assert service.get_table(night.code).state["players"].keys() == {"p1", "p2"}
