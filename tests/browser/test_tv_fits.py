@@ -1,10 +1,15 @@
-"""The TV's side holds every player (issue 28): from two players to twelve, in every game and
-every language, at 1920x1080, each player's row whole on the screen, above the join corner,
-over nothing and under nothing, their name on one line.
+"""Screens that fit (issue 28).
+
+The TV's side holds every player: from two players to twelve, in every game and every language,
+at 1920x1080, each player's row whole on the screen, above the join corner, over nothing and
+under nothing, the name on one line (a tag beside it once squeezed it to a letter a line), and
+every word on the TV at 24 px or more. And the Casino's bar on a 360 px phone, in every language:
+all of it in sight, the page no wider than the screen, the amount field whole.
 
 The tables are built over HTTP (the lobby's form, each player's join, their taps), not through
-the phones' screens: one table a game and language, the players joining one by one while the TV
-watches, then dealt to the moment its side holds the most (tags, bets, payments).
+the phones' screens: one table a game and language, checked with tags beside the names, with
+bets, with a hand decided and the last hands listed, then as late joiners come one by one to
+twelve, and with twelve players' bets decided.
 """
 
 import re
