@@ -165,6 +165,8 @@ def test_every_screen_shows_each_change_within_a_second_in_montones(chromium, se
             ("Eva", eva, "#status .status__result", ""),
         ],
     )
+    # The banker's bar waits for the TV's reveal, as every phone does (show.js).
+    expect(ana.locator("#bar")).to_have_css("visibility", "visible", timeout=10_000)
     in_time(
         ana.get_by_role("button", name="Gather and deal the next hand").click,
         everywhere(tv, phones, "#tv_status, #status", "cuts the deck"),
@@ -228,6 +230,7 @@ def test_every_screen_shows_each_change_within_a_second_in_monte(chromium, serve
         + [(banker_name, banker, "#bar button", "Next coup")]
         + [(n, phones[n], "#status .status__result", "") for n in (first, second)],
     )
+    expect(banker.locator("#bar")).to_have_css("visibility", "visible", timeout=10_000)
     in_time(
         banker.get_by_role("button", name="Next coup").click,
         everywhere(tv, phones, "#tv_status, #status", "coup 2 of 8")
