@@ -137,6 +137,7 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     expect(ben.locator("#status [data-keep=my-chips]")).to_have_text(ben_chips)
     expect(ben.locator("#bar")).to_have_css("visibility", "hidden")
     expect(tv.locator("body")).to_have_attribute("data-reveal", "playing")
+    screenshot(ben, "phone-watch-the-tv")
     expect(tv.locator("#felt .heap__verdict")).to_have_count(2, timeout=TIMEOUT)
     expect(tv.locator("#players .paid li")).to_have_count(2)
     expect(tv.locator("#tv_status")).to_contain_text("Turning the heaps")
