@@ -342,8 +342,8 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     """Without a TV to watch, the phones play no reveal: the result shows as soon as the hand
     is settled, and nobody is told to watch a TV."""
     base, _process, _folder, _port = server
-    _host, host_page, code = create_table(chromium, base)
-    join_url = host_page.locator("p", has_text="Players join at").locator(".mono").inner_text()
+    _host, _host_page, code = create_table(chromium, base)
+    join_url = f"{base}/t/{code}/join"
     ana, ben = (join(chromium, join_url, name) for name in ("Ana", "Ben"))
     # A first hand is guided: a hint for each step, which can be dismissed.
     guide = ben.locator("#guide")
