@@ -54,15 +54,24 @@ def descriptors(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def sockets(pid: int) -> int:
-    """The process's open sockets: its connections and listeners (not its database files, whose
-    pool may grow meanwhile)."""
-    found = 0
+def serving(pid: int, ports: set[int]) -> int:
+    """The process's open sockets whose peer is one of the test's own ``ports``: other
+    connections (a keep-alive of the table's set-up closing meanwhile) are not counted."""
+    inodes = set()
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
-            found += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
-            pass
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    found = 0
+    for table in ("tcp", "tcp6"):
+        lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+        for line in lines:
+            fields = line.split()
+            peer_port = int(fields[2].rsplit(":", 1)[1], 16)
+            found += peer_port in ports and fields[9] in inodes
     return found
 
 
@@ -167,20 +176,20 @@ def test_a_stream_whose_reader_went_frees_its_descriptor_at_once(live):
     base, port, process, _folder = live
     code, _punter = betting_table(base)
     pid = serving_pid(process)
-    before = sockets(pid)
     streams = []
     for _ in range(50):
         sock = socket.create_connection(("127.0.0.1", port), timeout=5)
         sock.sendall(f"GET /t/{code}/stream?screen=tv&v=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert sock.recv(12) == b"HTTP/1.1 200"
         streams.append(sock)
-    assert sockets(pid) >= before + 50
+    ports = {sock.getsockname()[1] for sock in streams}
+    assert serving(pid, ports) == 50
     for sock in streams:
         sock.close()
     closed = time.monotonic()
-    while sockets(pid) > before and time.monotonic() - closed < 5:
+    while serving(pid, ports) and time.monotonic() - closed < 5:
         time.sleep(0.05)
-    assert sockets(pid) <= before
+    assert serving(pid, ports) == 0
     assert time.monotonic() - closed < 2.0  # not at the next heartbeat, 15 s on
 
 
