@@ -323,9 +323,10 @@ def pass_bank(state: State, events: Events, pid: str) -> None:
     """Decline to offer for the bank (withdrawing an offer already made)."""
     _require_phase(state, AUCTION)
     table.player(state, pid)
+    if pid in state["auction"]["passed"]:
+        raise RulesError("you have already passed: offer if you want the bank after all")
     state["auction"]["offers"].pop(pid, None)
-    if pid not in state["auction"]["passed"]:
-        state["auction"]["passed"].append(pid)
+    state["auction"]["passed"].append(pid)
     events.append({"type": "passed", "player": pid})
 
 
@@ -1071,7 +1072,9 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
     is_banker = bank is not None and bank["banker"] == seat
     can: set[str] = set()
     if phase == AUCTION and not player["sitting_out"]:
-        can |= {"offer", "pass"}
+        can.add("offer")
+        if seat not in state["auction"]["passed"]:
+            can.add("pass")
     elif phase == CUT and hand["cutter"] == seat:
         can.add("cut")
     elif phase == HEAPS and is_banker:

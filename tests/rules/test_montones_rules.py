@@ -658,6 +658,21 @@ def test_the_auction_is_complete_when_everyone_has_offered_or_passed():
     assert not montones.auction_complete(t.state)
 
 
+def test_a_player_passes_once_and_may_still_offer():
+    """A second pass would change nothing but the table's version (and each new version keeps
+    the computer players waiting): it is refused, and not offered."""
+    t = Table(players=("ana", "ben"))
+    t.do(montones.pass_bank, "ben")
+    can = montones.view(t.state, "ben", NOW)["me"]["can"]
+    assert "offer" in can and "pass" not in can
+    before = json.dumps(t.state, sort_keys=True)
+    with pytest.raises(RulesError, match="already passed"):
+        t.do(montones.pass_bank, "ben")
+    assert json.dumps(t.state, sort_keys=True) == before
+    t.do(montones.offer_bank, "ben", 10)
+    assert {"offer", "pass"} <= set(montones.view(t.state, "ben", NOW)["me"]["can"])
+
+
 def test_a_cutter_who_leaves_is_skipped_and_the_deck_cut_at_random():
     t = Table()
     t.open_bank()
