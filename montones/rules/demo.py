@@ -103,23 +103,23 @@ def _step(rules: Game, kind: str, seat: str | None, state: State, now: float) ->
 
 def step_at(rules: Game, table_code: str, now: float) -> tuple[int, int, Step]:
     """What every TV of the table ``table_code`` shows at wall time ``now``: the number of
-    the hand (each played from its own seed), the step's index in it, and the step. Hands
-    follow each other with no gap; each step shows for :data:`STEP_SECONDS`."""
-    tick = int(now // STEP_SECONDS)
-    number = 0
-    # Hands differ in length: find the one this tick falls in from a cycle of a few, their
-    # lengths known once they are played (a cycle is a few hundred ticks; each a pure replay).
+    the hand in the cycle (each played from its own seed), the step's index in it, and the
+    step. Each step shows for :data:`STEP_SECONDS`, a hand's result :data:`RESULT_HOLD` steps
+    longer; then the next hand, and after the last of the cycle the first again."""
+    # The hands differ in length: the cycle is played whole at every ask (a few milliseconds)
+    # to find the one this tick falls in, with no memory of it kept anywhere.
     cycle = [hand(rules, seed(table_code, n)) for n in range(CYCLE)]
-    total = sum(len(steps) for steps in cycle)
-    tick %= total
+    tick = int(now // STEP_SECONDS) % sum(len(steps) + RESULT_HOLD for steps in cycle)
     for number, steps in enumerate(cycle):
-        if tick < len(steps):
-            return number, tick, steps[tick]
-        tick -= len(steps)
+        if tick < len(steps) + RESULT_HOLD:
+            index = min(tick, len(steps) - 1)
+            return number, index, steps[index]
+        tick -= len(steps) + RESULT_HOLD
     raise AssertionError("unreachable: the tick is within the cycle")
 
 
 CYCLE = 3  # demonstration hands a TV plays before it plays the first again
+RESULT_HOLD = 2  # steps more that the result of a hand stays: time to see how it came out
 
 
 def seed(table_code: str, number: int) -> str:

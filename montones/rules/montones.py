@@ -1468,7 +1468,6 @@ CAPTIONS = {
     "choose": "choose",
     "bet": "bet",
     "against": "against",
-    "declare": "declare",
 }
 
 
