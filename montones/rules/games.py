@@ -77,6 +77,11 @@ class Game(Protocol):
         ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
         seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
 
+    def caption(self, kind: str, view: dict[str, Any]) -> str:
+        """The caption code of a step of the TV's demonstration (:mod:`montones.rules.demo`):
+        what the action ``kind`` (or the game's own move, or ``"seated"``) that led to the
+        TV's ``view`` shows; ``templates/games/<NAME>/_demo.html`` puts it in words."""
+
     def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         """The problems of an export's hands (``(where, hand)``) that share one deck, opened
         and cut (``dealt``): each a line saying where a hand is not what that deck deals."""

@@ -14,7 +14,7 @@ from itertools import combinations
 from random import Random
 from typing import Any
 
-from montones.rules import computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, table
 from montones.rules.cards import FRENCH, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -263,7 +263,9 @@ def put_up_bank(
     """The banker puts up a bank and shuffles; the next player to the left cuts."""
     _require_phase(state, BANK)
     rotation.put_up(state, pid, amount)
-    state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    state["deck"] = (
+        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source(_rng))
+    )
     # Committed to before the cut and the first bet; opened once the bank's last coup is done.
     state["shuffle"] = new_shuffle(state["deck"])
     state["discards"] = []
@@ -819,6 +821,20 @@ def balances(state: State) -> dict[str, int]:
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded coup's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
+
+
+# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
+# code of its caption (templates/games/monte/_demo.html words it).
+CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
+
+
+def caption(kind: str, view_: dict[str, Any]) -> str:
+    """The caption of a demonstration's step: what ``kind`` means, and once the gate is turned,
+    which layouts its suit won (both, one, or neither)."""
+    result = view_["result"]
+    if kind != "gate" or result is None:
+        return CAPTIONS[kind]
+    return {0: "gate_none", 1: "gate_one"}.get(len(result["winning"]), "gate_both")
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from montones.rules import computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -406,7 +406,9 @@ def put_up_bank(
 
 def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = None) -> None:
     """A fresh sealed shuffle for the next deal; the punter on the banker's right cuts."""
-    state["deck"] = FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(_rng)
+    state["deck"] = (
+        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source(_rng))
+    )
     state["shuffle"] = new_shuffle(state["deck"])
     state["shuffles"] += 1
     state["deal"] = None
@@ -1149,6 +1151,27 @@ def balances(state: State) -> dict[str, int]:
     accounts["levy"] = state["pot"]
     accounts["house"] = state["house"]
     return accounts
+
+
+# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
+# code of its caption (templates/games/monte_bank/_demo.html words it).
+CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
+_VOID_CAPTIONS = {
+    FOUR_OF_A_RANK: "void_four",
+    LOWER_PAIR: "void_lower_pair",
+    LOWER_MATCHES_UPPER: "void_lower_matches_upper",
+}
+
+
+def caption(kind: str, view_: dict[str, Any]) -> str:
+    """The caption of a demonstration's step: what ``kind`` means; a cut that found the deal
+    void, why; and bets closed, how the cards turned decide them."""
+    void = view_["void"]
+    if kind == "cut" and void is not None and void["fresh"]:
+        return _VOID_CAPTIONS[void["why"]]
+    if kind == "close" and view_["result"] is not None:
+        return "turned"
+    return CAPTIONS[kind]
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 The state of a table is a plain dict that round-trips through JSON. Every action is a function
 ``action(state, ...) -> (new_state, events)``: it works on a copy, so a :class:`RulesError`
 leaves the caller's state untouched. The engine never reads the clock (``now`` is passed in,
-in seconds) and draws its randomness from ``secrets.SystemRandom`` unless a test passes the
+in seconds) and draws its randomness from ``secrets.SystemRandom`` (a rehearsal's seeded one inside
+:func:`montones.rules.chance.rehearsal`) unless a test passes the
 outcome (a deck order, a cut, heap sizes, the winner of a tie).
 
 Heaps are numbered from 1. A heap is a list of cards, top first; only its bottom card counts.
@@ -20,7 +21,7 @@ from itertools import permutations
 from random import Random
 from typing import Any
 
-from montones.rules import computer, hand_records, table
+from montones.rules import chance, computer, hand_records, table
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -368,7 +369,7 @@ def close_auction(
     best = max(offers.values())
     tied = [pid for pid in state["seats"] if offers.get(pid) == best]
     if winner is None:
-        winner = _rng.choice(tied)
+        winner = chance.source(_rng).choice(tied)
     elif winner not in tied:
         raise RulesError("the lot can only fall on one of the highest offers")
     player = state["players"][winner]
@@ -435,7 +436,7 @@ def _close_bank(state: State, events: Events, why: str) -> None:
 
 
 def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> None:
-    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(_rng)
+    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(chance.source(_rng))
     state["hands"] += 1
     eligible = punters(state)
     cutter = None
@@ -474,7 +475,7 @@ def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> N
 def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     hand = state["hand"]
     if position is None:
-        position = _rng.randint(1, len(hand["deck"]) - 1)
+        position = chance.source(_rng).randint(1, len(hand["deck"]) - 1)
     hand["deck"] = cut(hand["deck"], position)
     hand["cut"] = {"position": position, "how": how}
     state["phase"] = HEAPS
@@ -550,7 +551,7 @@ def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None
     Uneven, as a hand cuts them: sizes that come out all equal are drawn again (a deal that
     cannot be uneven, such as 3 heaps of 3 from 9 cards, keeps its only sizes).
     """
-    rng = rng or _rng
+    rng = rng or chance.source(_rng)
     spare = cards - MIN_HEAP_CARDS * count
     while True:
         cuts = sorted(rng.randint(0, spare) for _ in range(count - 1))
@@ -814,7 +815,7 @@ def keep_heaps(
     if len(source) < 2:
         raise RulesError("heap %(heap)s has too few cards left to make a new heap", heap=split_heap)
     if position is None:
-        position = _rng.randint(1, len(source) - 1)
+        position = chance.source(_rng).randint(1, len(source) - 1)
     if not is_count(position) or not 1 <= position < len(source):
         raise RulesError(
             "the new heap takes 1 to %(most)s cards of heap %(heap)s",
@@ -1456,6 +1457,39 @@ def between_banks(state: State) -> bool:
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded hand's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["bets"], entry["result"]["settled"]
+
+
+# What each step of the TV's demonstration shows (``Game.caption``): an action's kind, or the
+# game's own move, to the code of its caption (templates/games/montones/_demo.html words it).
+CAPTIONS = {
+    "seated": "seated",
+    "offer": "offer",
+    "pass": "pass",
+    "close_auction": "bank_taken",
+    "cut": "cut",
+    "heaps": "heaps",
+    "choose": "choose",
+    "bet": "bet",
+    "against": "against",
+}
+
+
+def caption(kind: str, view_: dict[str, Any]) -> str:
+    """The caption of a demonstration's step: what ``kind`` means, and once the heaps are
+    turned, the rule that decided the hand (a banker's Rey, the Rey de oros paid double, or
+    the higher card)."""
+    result = view_["result"]
+    if kind != "close" or result is None:
+        return CAPTIONS[kind]
+    if result["bank_card"][0] == REY:
+        return "rey_banker"
+    cards = result["cards"]
+    if any(
+        line["result"] == WON and line["kind"] == "heap" and cards[line["heap"] - 1] == REY_DE_OROS
+        for line in result["settled"]
+    ):
+        return "rey_de_oros"
+    return "turned"
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

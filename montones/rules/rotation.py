@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from montones.rules import table
+from montones.rules import chance, table
 from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.plain import copy_state
@@ -60,7 +60,7 @@ def cut_at(state: State, events: Events, position: int | None, how: str) -> None
     where, by whom and how ("punter", "random" when the clock cut, "cutter left", "nobody to
     cut")."""
     if position is None:
-        position = _rng.randint(1, len(state["deck"]) - 1)
+        position = chance.source(_rng).randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
     state["shuffle"]["cut"] = position
     state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
@@ -143,7 +143,7 @@ def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -
     """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
     draw again)."""
     table.require_phase(state, REFUSALS, SEATING)
-    rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, _rng)
+    rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, chance.source(_rng))
     state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
     events.append({"type": "drawn", "draws": rounds, "banker": banker})
 

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import contextlib
+import math
+from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import force_locale
+from markupsafe import Markup
 
 from montones import service
 from montones.data import history
+from montones.data.clock import clock
+from montones.rules import demo
+from montones.rules.games import game
 from montones.web.common import back_to, join_url, render_regions, table_view, wants_fragment
 
 bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 
 PAGE = "tv/table.html"
-REGIONS = ["tv_status", "felt", "players", "recent"]
+# The demonstration is a region of its own: the live streams never push it (what it shows
+# follows the clock, not the table's version); it asks for its next step itself.
+REGIONS = ["tv_status", "felt", "players", "recent", "demo"]
 RECENT = 5  # hands in the TV's corner between hands
 
 
@@ -25,14 +34,55 @@ def context(table):
         "v": table_view(table),
         "join_url": join_url(table),
         "recent": history.hands(table, limit=RECENT),
+        "demo": demonstration(table),
         "tv": True,
         "screen": "tv",
+    }
+
+
+@dataclass(frozen=True)
+class Rehearsed:
+    """The table a demonstration's step is drawn as (the game's felt asks its table these):
+    the real table's code and game, the demonstration's state, never paused nor ended."""
+
+    code: str
+    game: str
+    state: dict[str, Any]
+    paused: bool = False
+    ended_at: None = None
+
+
+def demonstration(table) -> dict[str, Any] | None:
+    """The step of the table's demonstration (:mod:`montones.rules.demo`) its TVs show now,
+    while nobody has sat down; None once anyone has, or the night is over. Worked out again
+    from the wall clock at every ask: every TV of the table shows the same step, and nothing
+    of it is kept anywhere."""
+    if table.state["players"] or table.ended_at:
+        return None
+    now = clock().time()
+    number, index, step = demo.step_at(game(table.game), table.code, now)
+    # The step's view shows its result at once: a reveal (show.js) takes longer than a step.
+    view = {**step.view, "version": step.view["version"] + 1}
+    return {
+        "number": number + 1,
+        "step": step,
+        "v": view,
+        "table": Rehearsed(table.code, table.game, step.state),
+        # When the next step is due, to the next tenth of a second: its TVs ask for it then.
+        "next_in": math.ceil((demo.STEP_SECONDS - now % demo.STEP_SECONDS) * 10) / 10,
     }
 
 
 def in_table_language(table):
     """The TV speaks the language the host set for the table, else its browser's."""
     return force_locale(table.tv_language) if table.tv_language else contextlib.nullcontext()
+
+
+@bp.app_template_filter("without_ids")
+def without_ids(html: str) -> Markup:
+    """A region drawn a second time on a page (the demonstration's felt), its ids renamed: the
+    live streams swap the real one's by id, and show.js finds the felt by its id."""
+    return Markup(str(html).replace(' id="', ' data-demo-id="'))
 
 
 @bp.get("")

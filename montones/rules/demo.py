@@ -1,0 +1,127 @@
+"""The TV's demonstration: a hand of a table's game played by computer players, in memory.
+
+While a table waits for its players, its TV shows how its game goes: a hand played from the
+seating to its result by the game's own engine and computer strategy (``Game.play``), one step
+per action, each with a caption its engine gives (``Game.caption``). Nothing of it touches a
+table: no database, no ledger, no history. It is a replay, not a deal: its cards come from a
+seed (:func:`montones.rules.chance.rehearsal`), so the same seed plays the same hand in any
+worker, and every TV of a table shows the same step at the same time (:func:`step_at`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from montones.rules import chance
+from montones.rules.computer import NAMES, PATIENCE
+from montones.rules.errors import RulesError
+from montones.rules.table import State
+
+if TYPE_CHECKING:
+    from montones.rules.games import Game
+
+PLAYERS = 4  # a banker and three punters: enough to show every kind of bet, few to follow
+CHIPS = 100
+MOST_STEPS = 40  # a hand takes a dozen or two; a strategy that stalls stops here
+STEP_SECONDS = 3.5  # how long the TV shows each step: time to read its caption
+SEATED = "seated"  # the first step's kind: the players at the table, before anyone acts
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a demonstration hand: what was done (``kind``: an action of the game, a
+    move the game made by itself, or :data:`SEATED`), by whom (``seat``, None for the game or
+    the host), the caption code its engine gives it, and the table after it: its state and
+    the TV's view of it."""
+
+    kind: str
+    seat: str | None
+    caption: str
+    state: State
+    view: dict[str, Any]
+
+
+def hand(rules: Game, seed: str) -> list[Step]:
+    """A demonstration hand of ``rules``'s game from ``seed``: the players seated, then every
+    action up to the one that settles the hand (its ``SETTLES`` event), the last step."""
+    with chance.rehearsal(seed):
+        return _played(rules, Random(seed))
+
+
+def _played(rules: Game, rng: Random) -> list[Step]:
+    # The clock a demonstration plays on starts at 0: nothing of it is real time.
+    now = 0.0
+    state = rules.new_table()
+    for number, name in enumerate(NAMES[:PLAYERS], start=1):
+        state, _events = rules.join(state, f"p{number}", name, CHIPS, computer=True)
+    steps = [_step(rules, SEATED, None, state, now)]
+    if "draw" in rules.ACTIONS:  # the host's draw for the first bank, where the game has one
+        state, _events = rules.ACTIONS["draw"].call(state, "host", {}, now)
+        steps.append(_step(rules, "draw", None, state, now))
+    while len(steps) < MOST_STEPS:
+        now += STEP_SECONDS
+        move = _next_move(rules, state, rng, now)
+        if move is None:
+            raise RulesError("the demonstration stalled at %(kind)s", kind=steps[-1].kind)
+        seat, kind, params = move
+        spec = rules.ACTIONS[kind]
+        state, events = spec.call(state, seat, spec.params(state, seat, params), now)
+        steps.append(_step(rules, kind, seat, state, now))
+        settled = any(event["type"] == rules.SETTLES for event in events)
+        follow = rules.follow_up(state, now)
+        if follow is not None:
+            kind, state, events = follow
+            steps.append(_step(rules, kind, None, state, now))
+            settled = settled or any(event["type"] == rules.SETTLES for event in events)
+        if settled:
+            return steps
+    raise RulesError("the demonstration took more than %(most)s steps", most=MOST_STEPS)
+
+
+def _next_move(
+    rules: Game, state: State, rng: Random, now: float
+) -> tuple[str, str, dict[str, Any]] | None:
+    """The next computer move, as a table of them plays it (``service.computers.next_turn``):
+    the first seat, in an order drawn for the step, whose strategy acts now; else the first
+    that acts once the table has stood still for a banker's patience."""
+    seats = rng.sample(state["seats"], len(state["seats"]))
+    views = {seat: rules.view(state, seat, now) for seat in seats}
+    for idle in (0.0, PATIENCE):
+        for seat in seats:
+            move = rules.play(views[seat], rng, idle)
+            if move is not None:
+                return seat, *move
+    return None
+
+
+def _step(rules: Game, kind: str, seat: str | None, state: State, now: float) -> Step:
+    view = rules.view(state, None, now)
+    return Step(kind, seat, rules.caption(kind, view), state, view)
+
+
+def step_at(rules: Game, table_code: str, now: float) -> tuple[int, int, Step]:
+    """What every TV of the table ``table_code`` shows at wall time ``now``: the number of
+    the hand in the cycle (each played from its own seed), the step's index in it, and the
+    step. Each step shows for :data:`STEP_SECONDS`, a hand's result :data:`RESULT_HOLD` steps
+    longer; then the next hand, and after the last of the cycle the first again."""
+    # The hands differ in length: the cycle is played whole at every ask (a few milliseconds)
+    # to find the one this tick falls in, with no memory of it kept anywhere.
+    cycle = [hand(rules, seed(table_code, n)) for n in range(CYCLE)]
+    tick = int(now // STEP_SECONDS) % sum(len(steps) + RESULT_HOLD for steps in cycle)
+    for number, steps in enumerate(cycle):
+        if tick < len(steps) + RESULT_HOLD:
+            index = min(tick, len(steps) - 1)
+            return number, index, steps[index]
+        tick -= len(steps) + RESULT_HOLD
+    raise AssertionError("unreachable: the tick is within the cycle")
+
+
+CYCLE = 3  # demonstration hands a TV plays before it plays the first again
+RESULT_HOLD = 2  # steps more that the result of a hand stays: time to see how it came out
+
+
+def seed(table_code: str, number: int) -> str:
+    """The seed of the table's ``number``-th demonstration hand."""
+    return f"demo:{table_code}:{number}"

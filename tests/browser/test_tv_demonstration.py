@@ -1,0 +1,66 @@
+"""The TV's demonstration (issue 29): while nobody has sat down, the TV plays a hand of its
+game with computer players, captioned step by step, in the table's language; the first real
+player to sit down brings the real table back at once. In each of the four languages, on one
+game each, the TV at 1920x1080."""
+
+import pytest
+from playwright.sync_api import expect
+
+from montones.rules import demo
+from tests.helpers.liveserver import Phone, create_table
+from tests.helpers.nights import monte_bank_form, monte_form
+from tests.helpers.screens import TV, join, screenshot
+
+TIMEOUT = 10_000
+# The game each language plays the demonstration through to a player sitting down.
+LANGUAGES = {"en-GB": "montones", "es-ES": "monte", "de-DE": "monte_bank", "ru-RU": "montones"}
+DEMONSTRATION = {
+    "en-GB": "Demonstration",
+    "es-ES": "Demostración",
+    "de-DE": "Vorführung",
+    "ru-RU": "Демонстрация",
+}
+
+
+def new_table(base: str, name: str) -> str:
+    if name == "montones":
+        return create_table(base)[0]
+    host = Phone(base)
+    host.page("/")
+    form = monte_form(host.token) if name == "monte" else monte_bank_form(host.token)
+    return host.http.post("/tables", data=form).headers["location"].split("/")[2]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_tv_plays_its_demonstration_until_the_first_player_sits_down(
+    chromium, server, language
+):
+    base, _process, _folder, _port = server
+    played = LANGUAGES[language]
+    code = new_table(base, played)
+    tv = chromium.new_context(viewport=TV, locale=language).new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    expect(tv.locator(".demo__badge")).to_have_text(DEMONSTRATION[language])
+    expect(tv.locator(".join-corner__code")).to_have_text(code)  # one can join meanwhile
+    expect(tv.locator(".demo__caption")).not_to_be_empty()
+    # The caption is large on the TV (>= 32 px at 1080p), the felt the game's own.
+    # (Read in one go in the page: the region is swapped whole at every step.)
+    size = "() => getComputedStyle(document.querySelector('.demo__caption')).fontSize"
+    assert float(tv.evaluate(size).removesuffix("px")) >= 32
+    expect(tv.locator(".demo__felt .felt")).to_be_visible()
+    expect(tv.locator("#felt")).to_be_hidden()
+    screenshot(tv, f"tv-demo-{played}-{language}")
+
+    # It plays: the next step comes by itself, with another caption (a step lasts 3.5 s; a
+    # hand's result stays for a few).
+    step = tv.locator(".demo__caption").get_attribute("data-demo-step")
+    wait = (demo.RESULT_HOLD + 2) * demo.STEP_SECONDS * 1000
+    expect(tv.locator(".demo__caption")).not_to_have_attribute("data-demo-step", step, timeout=wait)
+    screenshot(tv, f"tv-demo-{played}-{language}-next")
+
+    # The first player sits down: the real table comes back at once, with them in it.
+    join(chromium, f"{base}/t/{code}/join", "Ana")
+    expect(tv.locator(".demo")).to_have_count(0, timeout=TIMEOUT)
+    expect(tv.locator("#felt")).to_be_visible()
+    expect(tv.locator("#players")).to_contain_text("Ana", timeout=TIMEOUT)
+    screenshot(tv, f"tv-demo-gone-{played}-{language}")

@@ -1,0 +1,92 @@
+"""The TV's demonstration: a seeded hand of computer play, in memory (montones.rules.demo)."""
+
+import secrets
+
+import pytest
+
+from montones.rules import chance, demo, monte, monte_bank, montones
+from montones.rules.games import GAMES, game
+
+# The step that ends a hand, by game: its settling action (Monte Bank's cut when it finds the
+# deal void, which is shuffled again).
+SETTLING = {"montones": {"close"}, "monte": {"gate"}, "monte_bank": {"close", "cut"}}
+SEEDS = range(40)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_hand_is_played_to_its_result_with_a_caption_at_every_step(name):
+    rules = game(name)
+    for n in SEEDS:
+        steps = demo.hand(rules, demo.seed("DEMO", n))
+        assert steps[0].kind == demo.SEATED and len(steps[0].view["players"]) == demo.PLAYERS
+        assert steps[-1].kind in SETTLING[name]
+        for step in steps:
+            assert isinstance(step.caption, str) and step.caption
+            assert step.view["me"] is None  # the TV's view: nobody's own
+        # Chips are conserved: a demonstration is played by the rules, to the chip.
+        assert sum(rules.balances(steps[-1].state).values()) == demo.PLAYERS * demo.CHIPS
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_seed_plays_the_same_hand_and_another_seed_another(name):
+    rules = game(name)
+    first = demo.hand(rules, demo.seed("ABCD", 0))
+    assert demo.hand(rules, demo.seed("ABCD", 0)) == first
+    others = [demo.hand(rules, demo.seed("ABCD", n)) for n in range(1, 4)]
+    assert any(other[-1].state != first[-1].state for other in others)
+
+
+def test_the_results_are_captioned_by_the_rule_that_decided_them():
+    kinds = {name: set() for name in GAMES}
+    for name in GAMES:
+        # A Rey de oros paid double is the rarest (one hand in twenty or so).
+        for n in range(120 if name == "montones" else 40):
+            kinds[name].add(demo.hand(game(name), demo.seed("R", n))[-1].caption)
+    assert kinds["montones"] == {"turned", "rey_banker", "rey_de_oros"}
+    assert kinds["monte"] == {"gate_none", "gate_one", "gate_both"}
+    assert {"turned", "void_lower_matches_upper"} <= kinds["monte_bank"]
+
+
+def test_a_rehearsal_leaves_the_real_deals_to_the_system():
+    demo.hand(montones, demo.seed("ABCD", 0))
+    for engine in (montones, monte, monte_bank):
+        assert chance.source(engine._rng) is engine._rng
+        assert isinstance(engine._rng, secrets.SystemRandom)
+    with pytest.raises(RuntimeError), chance.rehearsal("x"):
+        raise RuntimeError("a rehearsal that fails half-way")
+    assert chance.source(montones._rng) is montones._rng
+
+
+def test_inside_a_rehearsal_the_cards_come_from_its_seed():
+    def dealt():
+        state = montones.new_table()
+        for seat in ("p1", "p2"):
+            state, _ = montones.join(state, seat, seat, 100)
+        state, _ = montones.ACTIONS["offer"].call(state, "p1", {"amount": 10}, 0.0)
+        state, _ = montones.ACTIONS["pass"].call(state, "p2", {}, 0.0)
+        state, _ = montones.ACTIONS["close_auction"].call(state, "host", {}, 0.0)
+        return state["hand"]["deck"], state["hand"]["shuffle"]["commitment"]
+
+    with chance.rehearsal("same"):
+        once = dealt()
+    with chance.rehearsal("same"):
+        assert dealt() == once
+    assert dealt() != once  # out of it, a system shuffle
+
+
+def test_every_tv_of_a_table_shows_the_same_step_and_the_steps_go_round():
+    rules = game("monte")
+    lengths = [len(demo.hand(rules, demo.seed("ABCD", n))) for n in range(demo.CYCLE)]
+    ticks = sum(lengths) + demo.CYCLE * demo.RESULT_HOLD
+    shown = [demo.step_at(rules, "ABCD", t * demo.STEP_SECONDS + 0.1) for t in range(ticks)]
+    # Each step in turn, the result held a little longer, each hand after the one before.
+    assert [(number, index) for number, index, _ in shown] == [
+        (number, min(index, length - 1))
+        for number, length in enumerate(lengths)
+        for index in range(length + demo.RESULT_HOLD)
+    ]
+    again = demo.step_at(rules, "ABCD", ticks * demo.STEP_SECONDS + 0.1)
+    assert again[:2] == (0, 0) and again[2] == shown[0][2]
+    assert demo.step_at(rules, "ABCD", 1.0) == demo.step_at(rules, "ABCD", 2.0)
+    last = (lengths[0] - 1) * demo.STEP_SECONDS + 0.1
+    assert demo.step_at(rules, "WXYZ", last)[2] != shown[lengths[0] - 1][2]  # other hands

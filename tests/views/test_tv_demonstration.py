@@ -1,0 +1,77 @@
+"""The TV's demonstration (issue 29): while nobody has sat down, the TV's demo region shows a
+step of a demonstration hand, chosen by the clock, and asks for the next; once someone sits
+down it is gone, and it never left a trace on the table (its version, ledger, history, export)."""
+
+import re
+
+import pytest
+
+from montones import service
+from montones.data import history
+from montones.rules import demo
+from montones.rules.games import GAMES
+
+HX = {"HX-Request": "true"}
+CAPTION = re.compile(r'<p class="demo__caption"[^>]*>(.*?)</p>', re.S)
+
+
+def fragment(client, code, **headers):
+    return client.get(f"/t/{code}/tv/p/demo", headers={**HX, **headers}).get_data(as_text=True)
+
+
+def new_table(app, name="montones"):
+    with app.app_context():
+        table, _secret = service.create_table(name, "Demo", 100, {})
+    return table.code
+
+
+def test_the_tv_of_an_empty_table_plays_steps_and_asks_for_the_next(app, client, clock):
+    code = new_table(app)
+    page = client.get(f"/t/{code}/tv").get_data(as_text=True)
+    assert '<div id="demo" class="demo"' in page
+    # The real felt is still there, alone with its id: the live streams swap it by id.
+    assert len(re.findall(r'\sid="felt"', page)) == 1 and 'data-demo-id="felt"' in page
+    shown = fragment(client, code)
+    assert shown.startswith('<div id="demo" class="demo"') and "<html" not in shown
+    # It asks for its step when due (by the clock), and at once when the table moves.
+    assert re.search(r'hx-trigger="load delay:[0-9.]+s, sse:update"', shown)
+    # Without htmx (a reload of the region's address): the whole page.
+    assert "<html" in client.get(f"/t/{code}/tv/p/demo").get_data(as_text=True)
+    captions = []
+    for _ in range(8):
+        captions.append(CAPTION.search(fragment(client, code)).group(1).strip())
+        clock.advance(demo.STEP_SECONDS)
+    assert all(captions) and len(set(captions)) > 3
+    # Two TVs at one time show the same step.
+    assert fragment(client, code) == fragment(client, code)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_step_of_every_hand_is_captioned_in_words(app, client, clock, name):
+    code = new_table(app, name)
+    lengths = [len(demo.hand(GAMES[name], demo.seed(code, n))) for n in range(demo.CYCLE)]
+    ticks = sum(lengths) + demo.CYCLE * demo.RESULT_HOLD
+    clock.advance(demo.STEP_SECONDS - clock.time() % demo.STEP_SECONDS + 0.1)
+    for language in ("en", "es"):
+        for _ in range(ticks if language == "en" else 6):
+            caption = CAPTION.search(fragment(client, code, **{"Accept-Language": language}))
+            assert caption.group(1).strip(), caption.group(0)
+            clock.advance(demo.STEP_SECONDS)
+
+
+def test_the_first_player_ends_it_and_it_left_nothing_behind(app, client, clock):
+    code = new_table(app)
+    for _ in range(20):  # most of a hand, from bets to the result
+        fragment(client, code)
+        clock.advance(demo.STEP_SECONDS)
+    with app.app_context():
+        table = service.get_table(code)
+        assert table.version == 0 and table.state["players"] == {}
+        assert service.ledger_totals(table) == {}
+        assert history.hands(table) == [] and history.export(table)["hands"] == []
+        service.join(code, "Ana")
+    gone = fragment(client, code)
+    assert gone.startswith('<div id="demo">') and "hx-trigger" not in gone  # no more asking
+    assert "demo__caption" not in gone
+    page = client.get(f"/t/{code}/tv").get_data(as_text=True)
+    assert 'class="demo"' not in page and "Ana" in page
