@@ -758,6 +758,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
 
 NAME = "monte"
 TITLE = Phrase("Monte")
+ROUND = "coup"  # a coup: the layouts dealt, the bets, the gate
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)

@@ -1074,6 +1074,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
 
 NAME = "monte_bank"
 TITLE = Phrase("Monte Bank")
+ROUND = "deal"  # a deal: the four cards, the bets, the cards turned
 SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
