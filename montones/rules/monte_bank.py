@@ -744,6 +744,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "players": rotation.seats_view(state, open_bets, cost),
         "banker": banker,
         "banker_name": names.get(banker),
+        "banker_computer": bool(banker) and table.is_computer(state, banker),
         "bank": state["bank"],
         "on_table": sum(cost(b) for b in open_bets),
         "deal": shown["number"] if shown else None,
@@ -1162,7 +1163,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 
 _STATUS_KEYS = (
-    "phase", "me", "bank", "banker", "banker_name", "passed", "deal", "result", "pot",
+    "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "deal", "result", "pot",
     "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
 )  # fmt: skip
 

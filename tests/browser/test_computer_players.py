@@ -59,6 +59,12 @@ def test_three_computer_players_and_a_person_play_a_hand_of_montones(chromium, s
     # closes the bets once Ana has had its patience's time (she does not bet).
     expect(tv.locator("#felt .heap .badge--bank")).to_have_count(1, timeout=TIMEOUT)
     expect(tv.locator("#felt .heap .chip").first).to_be_visible(timeout=TIMEOUT)
+    # A computer's bet says on the felt that the computer placed it, on the TV and the phone,
+    # in words a reader hears too ("bot"; the robot drawing is hidden from it).
+    for screen in (tv, ana):
+        mark = screen.locator("#felt .heap .chip .chip__name .computer-mark").first
+        expect(mark).to_be_visible(timeout=TIMEOUT)
+        expect(mark).to_contain_text("bot")
     at_rest(tv)
     screenshot(tv, "computers-tv-betting")
     screenshot(ana, "computers-phone-betting")

@@ -38,12 +38,22 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
     expect(phone.locator(".practice-note")).to_contain_text("you and three computer players")
     code = re.search(r"/t/([A-Z]{4})$", phone.url).group(1)
     expect(phone.locator("#status")).to_contain_text("You")
+    # No TV needed, but one can be opened: the table's TV view, linked where it is said.
+    tv_link = phone.get_by_role("link", name="Open the table's TV view on a laptop or a TV")
+    expect(tv_link).to_be_visible()
+    assert tv_link.get_attribute("href") == f"/t/{code}/tv"
+    computer_bet = phone.locator("#felt .chip .chip__name .computer-mark")
+    seen_a_computers_bet = False
     buttons = [
         phone.get_by_role("button", name=re.compile(rf"^\s*{re.escape(name)}\s*$"))
         for name in ANSWERS
     ]
     deadline = time.monotonic() + TIMEOUT
     while "recall__hand" not in phone.request.get(f"{base}/t/{code}/history").text():
+        # A computer's bet on the felt says so, in words a reader hears ("bot").
+        seen_a_computers_bet = seen_a_computers_bet or "bot" in (
+            computer_bet.first.text_content() if computer_bet.count() else ""
+        )
         if time.monotonic() > deadline:
             screenshot(phone, f"practice-{game}-stuck")
             raise AssertionError(f"no hand of {title} was played to its result")
@@ -55,6 +65,7 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
                 time.sleep(2.5)
                 break
         time.sleep(0.5)
+    assert seen_a_computers_bet, "no computer's bet carried the computer mark"
     at_rest(phone, 30_000)
     screenshot(phone, f"practice-{game}")
     problems = serious_violations(phone)
