@@ -23,6 +23,9 @@ class Game(Protocol):
 
     NAME: str  # the key a table's row and state carry
     TITLE: Phrase  # the game's name on screens
+    ROUND: (
+        str  # its word for one round of play, "hand", "coup" or "deal" (the templates translate it)
+    )
     ACTIONS: Mapping[str, Action]  # kind -> what it does, its fields, who may do it
     SETTINGS: tuple[Field, ...]  # the lobby's fields for a new table
     SETTLES: str  # the event type of an action that settles a hand

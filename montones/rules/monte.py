@@ -453,6 +453,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "players": rotation.seats_view(state, coup["bets"] if coup and phase == BETTING else []),
         "banker": banker,
         "banker_name": names.get(banker),
+        "banker_computer": bool(banker) and table.is_computer(state, banker),
         "bank": state["bank"],
         "on_table": on_table,
         "room": state["bank"] - on_table if phase == BETTING else 0,
@@ -760,6 +761,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
 
 NAME = "monte"
 TITLE = Phrase("Monte")
+ROUND = "coup"  # a coup: the layouts dealt, the bets, the gate
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)
@@ -844,7 +846,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 
 _STATUS_KEYS = (
-    "phase", "me", "bank", "banker", "banker_name", "passed", "coup", "coups", "result",
+    "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "coup", "coups", "result",
     "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
 )  # fmt: skip
 

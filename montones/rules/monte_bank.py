@@ -746,6 +746,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "players": rotation.seats_view(state, open_bets, cost),
         "banker": banker,
         "banker_name": names.get(banker),
+        "banker_computer": bool(banker) and table.is_computer(state, banker),
         "bank": state["bank"],
         "on_table": sum(cost(b) for b in open_bets),
         "deal": shown["number"] if shown else None,
@@ -1076,6 +1077,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
 
 NAME = "monte_bank"
 TITLE = Phrase("Monte Bank")
+ROUND = "deal"  # a deal: the four cards, the bets, the cards turned
 SETTLES = "deal_done"  # a deal settled, or found void: either is a record that opens its seal
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
@@ -1184,7 +1186,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 
 _STATUS_KEYS = (
-    "phase", "me", "bank", "banker", "banker_name", "passed", "deal", "result", "pot",
+    "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "deal", "result", "pot",
     "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
 )  # fmt: skip
 

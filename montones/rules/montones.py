@@ -1331,6 +1331,7 @@ def _bank_amount(rng: Random, chips: int) -> int:
 
 NAME = "montones"
 TITLE = Phrase("Montones")
+ROUND = "hand"  # a hand: the heaps, the bets, the heaps turned
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
 SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept

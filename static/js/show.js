@@ -218,10 +218,19 @@
   function saveGuide(game, state) {
     try { window.localStorage.setItem(guideKey(game), JSON.stringify(state)); } catch (e) { /* private mode */ }
   }
+  // The guide sits on the bar, whose height changes with what the player chooses in it (a Monte
+  // Carlo's choices once slid under the guide): the bar in place now is watched.
+  var barSize = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    var bar = entries[entries.length - 1].target;
+    document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
+  }) : null;
   function guide() {
     var el = document.getElementById("guide"), bar = document.getElementById("bar");
     if (!el) { return; }
-    if (bar) { document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px"); }
+    if (bar) {
+      document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
+      if (barSize) { barSize.disconnect(); barSize.observe(bar); }
+    }
     var game = el.dataset.game, state = guideState(game);
     if (document.querySelector("#status [data-result]")) { state.result = true; } else if (state.result) { state.done = true; }
     saveGuide(game, state);

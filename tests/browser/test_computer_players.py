@@ -23,7 +23,9 @@ def test_three_computer_players_and_a_person_play_a_hand_of_montones(chromium, s
     code = re.search(r"/t/([A-Z]{4})/host", host.url).group(1)
     for name in ("Lola", "Paco", "Carmen"):
         host.get_by_role("button", name="Add a computer player").click()
-        expect(host.locator(".flash")).to_contain_text(f"{name}, a computer player, has sat down.")
+        expect(host.locator(".flash")).to_contain_text(
+            f"{name}, a computer player, has sat down.", timeout=TIMEOUT
+        )
     expect(host.locator(".host-player .computer-mark")).to_have_count(3)
     expect(host.get_by_role("button", name="Remove")).to_have_count(3)
 
@@ -53,6 +55,12 @@ def test_three_computer_players_and_a_person_play_a_hand_of_montones(chromium, s
     # closes the bets once Ana has had its patience's time (she does not bet).
     expect(tv.locator("#felt .heap .badge--bank")).to_have_count(1, timeout=TIMEOUT)
     expect(tv.locator("#felt .heap .chip").first).to_be_visible(timeout=TIMEOUT)
+    # A computer's bet says on the felt that the computer placed it, on the TV and the phone,
+    # in words a reader hears too ("bot"; the robot drawing is hidden from it).
+    for screen in (tv, ana):
+        mark = screen.locator("#felt .heap .chip .chip__name .computer-mark").first
+        expect(mark).to_be_visible(timeout=TIMEOUT)
+        expect(mark).to_contain_text("bot")
     at_rest(tv)
     screenshot(tv, "computers-tv-betting")
     screenshot(ana, "computers-phone-betting")

@@ -38,6 +38,19 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
     expect(phone.locator(".practice-note")).to_contain_text("you and three computer players")
     code = re.search(r"/t/([A-Z]{4})$", phone.url).group(1)
     expect(phone.locator("#status")).to_contain_text("You")
+    # No TV needed, but one can be opened: the table's TV view, linked where it is said.
+    tv_link = phone.get_by_role("link", name="Open the table's TV view on a laptop or a TV")
+    expect(tv_link).to_be_visible()
+    assert tv_link.get_attribute("href") == f"/t/{code}/tv"
+    # A computer's bet may lie on the felt for a moment only (its deal decided at once): the
+    # page itself notes the first one it shows, with the words a reader hears ("bot").
+    phone.evaluate("""() => {
+      const seen = () => [...document.querySelectorAll("#felt .chip .chip__name .computer-mark")]
+        .some((mark) => mark.textContent.includes("bot"));
+      window.sawComputerBet = seen();
+      new MutationObserver(() => { window.sawComputerBet ||= seen(); })
+        .observe(document.body, {childList: true, subtree: true});
+    }""")
     buttons = [
         phone.get_by_role("button", name=re.compile(rf"^\s*{re.escape(name)}\s*$"))
         for name in ANSWERS
@@ -51,10 +64,11 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
             if button.count() and button.first.is_visible() and button.first.is_enabled():
                 button.first.click()
                 # A person's pace: every move of the table gives the computers their second or
-                # two again ("I don't want the bank" stays offered once said).
+                # two again.
                 time.sleep(2.5)
                 break
         time.sleep(0.5)
+    assert phone.evaluate("window.sawComputerBet"), "no computer's bet carried the computer mark"
     at_rest(phone, 30_000)
     screenshot(phone, f"practice-{game}")
     problems = serious_violations(phone)

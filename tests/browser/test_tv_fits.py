@@ -4,7 +4,8 @@ The TV's side holds every player: from two players to twelve, in every game and 
 at 1920x1080, each player's row whole on the screen, above the join corner, over nothing and
 under nothing, the name on one line (a tag beside it once squeezed it to a letter a line), and
 every word on the TV at 24 px or more. And the Casino's bar on a 360 px phone, in every language:
-all of it in sight, the page no wider than the screen, the amount field whole.
+all of it in sight, the page no wider than the screen, the amount field whole, and the four cards
+and four sides of the layout whole between the status and the bar.
 
 The tables are built over HTTP (the lobby's form, each player's join, their taps), not through
 the phones' screens: one table a game and language, checked with tags beside the names, with
@@ -262,6 +263,27 @@ BAR = """() => {
 }"""
 
 
+# The layout in sight at once, the page not scrolled: every card of the four positions and each of
+# the four sides (what a tap bets on) whole between the sticky status and the bar, or the first
+# hand's guide line above the bar (at 360x800 in Russian the lower cards once showed half).
+LAYOUT = """() => {
+  const problems = [];
+  const top = document.getElementById("status").getBoundingClientRect().bottom;
+  const guide = document.getElementById("guide");
+  const below = [document.getElementById("bar"), guide].filter((el) => el && el.checkVisibility());
+  const bottom = Math.min(...below.map((el) => el.getBoundingClientRect().top));
+  const parts = [...document.querySelectorAll("#felt .mb__pos .card, #felt .mb__side-btn")].filter((el) => el.checkVisibility());
+  if (parts.length < 8) problems.push(`${parts.length} cards and sides`);
+  for (const el of parts) {
+    const r = el.getBoundingClientRect();
+    const what = el.closest(".mb__pos, .mb__side").id;
+    if (r.top < top - 0.5 || r.bottom > bottom + 0.5) problems.push(`${what}: ${r.top}-${r.bottom} outside ${top}-${bottom}`);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) problems.push(`${what}: off the side`);
+  }
+  return problems;
+}"""
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_casino_bar_holds_at_360_px_in_every_language(chromium, server, language):
     base, _process, _folder, _port = server
@@ -299,11 +321,15 @@ def test_the_casino_bar_holds_at_360_px_in_every_language(chromium, server, lang
     if language != "es":
         expect(phone.locator("#status")).not_to_contain_text("Hagan sus apuestas")
     assert phone.evaluate(BAR) == [], language
+    phone.evaluate("window.scrollTo(0, 0)")  # where the cut button's click scrolled it from
+    expect(phone.locator("#guide")).to_be_visible()  # a first hand: its guide line takes room too
+    assert phone.evaluate(LAYOUT) == [], language
     screenshot(phone, f"casino-bar-360-{language}")
     phone.locator('#intent label:has(input[name="bet_kind"][value="monte_carlo"])').click()
     expect(phone.locator("#intent .intent__side")).to_be_visible()
     # A Monte Carlo's cross card and side in sight too, none in a scroll area of the bar's own.
     assert phone.evaluate(BAR) == [], language
+    phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, f"casino-bar-360-{language}-monte-carlo")
 
 

@@ -142,3 +142,30 @@ def test_the_end_screen_sends_each_phone_on_once_the_new_night_exists(app):
     # Last night's standings stay to be read on their own page: a link, not a move.
     standings = night.clients["Ana"].get(f"/t/{night.code}/standings").get_data(as_text=True)
     assert "Take your seat at the new night" in standings and 'hx-trigger="load"' not in standings
+
+
+def test_a_top_up_of_words_is_refused_in_the_hosts_language_not_by_the_browser(app):
+    """Every form on the host page is ``novalidate`` and the top-up is a text field: the
+    browser's own tooltip (in the browser's language, English on a Spanish phone) never shows,
+    what was typed reaches the server, and its refusal is in the page's language."""
+    night = Night(app, "Ana", "Ben")
+    page = night.host.get(f"/t/{night.code}/host?lang=es").get_data(as_text=True)
+    forms = re.findall(r"<form\b[^>]*>", page)
+    assert forms and all("novalidate" in form for form in forms)
+    assert not re.search(r"<input[^>]*\b(required|min=|max=|pattern=)", page)
+    for other in (
+        night.page("Ana"),
+        night.clients["Ana"].get("/"),
+        night.host.get(f"/t/{night.code}/join"),
+    ):
+        forms = re.findall(r"<form\b[^>]*>", other.get_data(as_text=True))
+        assert all("novalidate" in form for form in forms)  # the phones' and the lobby's too
+    before = night.snapshot()
+    for typed, said in (
+        ("abc", "La recarga: tiene que ser un número entero."),
+        (" ", "La recarga: falta el número."),
+        ("-5", "Una recarga tiene que ser de al menos 1 ficha."),
+    ):
+        answer = night.host_do("top_up", seat="p2", amount=typed)
+        assert flashed(night.host.get(answer.location)) == said
+    assert night.snapshot() == before

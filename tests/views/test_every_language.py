@@ -96,6 +96,10 @@ def walked(night_app):
     visit(app, guest, "/go?code=ZZZZ", status=404)
 
     # Montones: the auction, the cut, the heaps, the bets, the turn of the heaps, a new bank.
+    # The TV's demonstration plays while nobody has sat down: each game's, at a table no one
+    # has joined (its step is the wall clock's; each game's words are one template).
+    for empty in (Night(app), MonteNight(app), MonteBankNight(app)):
+        visit(app, empty.host, f"/t/{empty.code}/tv")
     night = Night(app, "Ana", "Ben", "Eva", heaps=(3, 4))
     visit(app, guest, f"/t/{night.code}/join")
     visit(app, guest, f"/t/{night.code}/rejoin")

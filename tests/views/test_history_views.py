@@ -181,3 +181,28 @@ def test_a_recorded_coup_lists_the_top_layout_before_the_bottom_like_the_table(a
 
 def text_of(html):
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "said"),
+    [
+        ("montones", "en", "Ana won 5 chips in hand 2"),
+        ("monte", "en", "Ana won 5 chips in coup 2"),
+        ("monte_bank", "en", "Ana won 5 chips in deal 2"),
+        ("monte", "de", "Ana gewann 5 Chips in Coup 2"),
+        ("monte_bank", "de", "Ana gewann 5 Chips in Runde 2"),
+        ("montones", "de", "Ana gewann 5 Chips in Hand 2"),
+        ("monte_bank", "ru", "Ana выиграл(а) 5 фишек в сдаче 2"),
+    ],
+)
+def test_the_nights_story_counts_each_games_own_rounds(app, game, language, said):
+    """The end of the night says what the game's rules page calls a round: Monte's coups, Monte
+    Bank's deals, Montones' hands (the engine names its word, the template translates it)."""
+    from montones.rules.games import game as engine
+
+    told = {"biggest_win": {"player": "p1", "name": "Ana", "hand": 2, "amount": 5}}
+    told |= {"boldest_bet": None, "longest_bank": None, "broke_bank": None}
+    told["round"] = engine(game).ROUND
+    with app.test_request_context(headers={"Accept-Language": language}):
+        story = app.jinja_env.get_template("play/_night.html").module.story(told)
+    assert said in text_of(str(story))
