@@ -233,6 +233,7 @@
     if (show && pic) {
       pic.hidden = shownStep !== el.dataset.step;
       show.setAttribute("aria-expanded", pic.hidden ? "false" : "true");
+      el.classList.toggle("is-open", !pic.hidden);
     }
   }
   document.addEventListener("click", function (event) {
@@ -243,6 +244,7 @@
     if (el && show) {
       shownStep = shownStep === el.dataset.step ? null : el.dataset.step;
       guide();
+      if (shownStep) { el.scrollIntoView({ block: "end" }); }
       return;
     }
     if (!el || !(close || again)) { return; }
