@@ -224,6 +224,9 @@
     var bar = entries[entries.length - 1].target;
     document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
   }) : null;
+  // A step's drawing shows only when asked for ("Show me"), until asked again or the step
+  // changes; every update draws #guide anew, so what was asked is kept here.
+  var shownStep = null;
   function guide() {
     var el = document.getElementById("guide"), bar = document.getElementById("bar");
     if (!el) { return; }
@@ -235,11 +238,24 @@
     if (document.querySelector("#status [data-result]")) { state.result = true; } else if (state.result) { state.done = true; }
     saveGuide(game, state);
     el.hidden = !!state.done || el.dataset.step === "off" || (state.dismissed || []).indexOf(el.dataset.step) >= 0;
+    var show = el.querySelector("[data-guide-show]"), pic = document.getElementById("guide-pic");
+    if (show && pic) {
+      pic.hidden = shownStep !== el.dataset.step;
+      show.setAttribute("aria-expanded", pic.hidden ? "false" : "true");
+      el.classList.toggle("is-open", !pic.hidden);
+    }
   }
   document.addEventListener("click", function (event) {
     var close = event.target.closest && event.target.closest("[data-guide-close]");
     var again = event.target.closest && event.target.closest("[data-guide-again]");
+    var show = event.target.closest && event.target.closest("[data-guide-show]");
     var el = document.getElementById("guide");
+    if (el && show) {
+      shownStep = shownStep === el.dataset.step ? null : el.dataset.step;
+      guide();
+      if (shownStep) { el.scrollIntoView({ block: "end" }); }
+      return;
+    }
     if (!el || !(close || again)) { return; }
     var game = el.dataset.game, state = again ? {} : guideState(game);
     if (close) { state.dismissed = (state.dismissed || []).concat([el.dataset.step]); }

@@ -6,7 +6,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.helpers.liveserver import SERVERS
-from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
+from tests.helpers.screens import (
+    PHONE,
+    TV,
+    at_rest,
+    guide_drawing,
+    join,
+    screenshot,
+    serious_violations,
+)
 
 TIMEOUT = 10_000
 
@@ -359,6 +367,9 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     expect(guide).to_contain_text("only each heap's bottom card counts")
     expect(guide).to_be_visible()
     screenshot(ben, "phone-guide-cut")
+    # The heaps, drawn on a tap of "Show me": three turned over and the Rey that beats them.
+    assert guide_drawing(ben, "phone-guide-cut-drawing") == ["7o", "5c", "3e", "Rb"]
+    expect(guide).to_have_css("position", "sticky")
     ben.get_by_role("button", name="Cut", exact=True).click()
     expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
     ana.get_by_role("button", name="3", exact=True).click()

@@ -69,3 +69,40 @@ def serious_violations(page) -> list[str]:
         }"""
     )
     return [f"{page.url}: {line}" for line in found]
+
+
+NARROW = {"width": 360, "height": 800}  # the narrowest phone the app is laid out for
+
+# Where the guide and its drawing lie: the page's width, the drawing's right edge, the guide's
+# place (static while the drawing shows) and its bottom against the bar's top, the felt's bottom
+# against the guide's top (all in the viewport, after show.js has scrolled the drawing into sight).
+GUIDE_BOXES = """() => {
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const guide = box("guide"), pic = box("guide-pic"), bar = box("bar"), felt = box("felt");
+  return {page: document.documentElement.scrollWidth, view: window.innerWidth, right: pic.right,
+          place: getComputedStyle(document.getElementById("guide")).position,
+          gap: bar.top - guide.bottom, over: felt.bottom - guide.top};
+}"""
+
+
+def guide_drawing(page, name: str) -> list[str]:
+    """Open the guide's drawing ("Show me") at the page's size and at 360 x 800, check that it
+    fits (no sideways scroll) and covers neither the bar nor the felt, photograph it at both
+    sizes (screenshots/<name>-390.png, -360.png), close it; the cards it draws, by code."""
+    size = page.viewport_size
+    show = page.locator("#guide [data-guide-show]")
+    pic = page.locator("#guide-pic")
+    for width, height in ((size["width"], size["height"]), (NARROW["width"], NARROW["height"])):
+        page.set_viewport_size({"width": width, "height": height})
+        show.click()
+        expect(pic).to_be_visible()
+        expect(show).to_have_attribute("aria-expanded", "true")
+        boxes = page.evaluate(GUIDE_BOXES)
+        assert boxes["page"] <= boxes["view"] == width, boxes
+        assert boxes["right"] <= width, boxes
+        assert boxes["place"] == "static" and boxes["gap"] >= 0 and boxes["over"] <= 0, boxes
+        screenshot(page, f"{name}-{width}")
+        show.click()
+        expect(pic).to_be_hidden()
+    page.set_viewport_size(size)
+    return [c.get_attribute("data-card") for c in pic.locator("[data-card]").all()]
