@@ -327,10 +327,13 @@ def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, se
         ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
 
-    # Back in the foreground, the phone fetches every region, the felt with its own.
+    # Back in the foreground, the phone fetches every region: the felt whole, of its own
+    # only the parts that differ from what it holds (none: #own alone).
     with ben.expect_response(re.compile(r"/p/all")) as answer:
         ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    assert 'id="felt"' in answer.value.text() and 'id="status"' in answer.value.text()
+    assert "held=" in answer.value.request.url and answer.value.headers["x-own"] == "parts"
+    assert 'id="felt"' in answer.value.text() and 'id="own"' in answer.value.text()
+    assert 'id="status"' not in answer.value.text()
 
 
 def test_a_phone_without_wake_lock_is_kept_awake_by_a_silent_video_from_its_first_tap(
