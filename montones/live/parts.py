@@ -7,12 +7,19 @@ player's row); its *skeleton* is its HTML with each part inside it replaced by a
 it. Two renders of a part whose skeletons are equal differ only inside the parts they hold, so
 those are compared in turn; a part whose skeleton differs is sent whole.
 
+A screen that the server keeps no record of (a phone fetching its own regions) says what it
+holds by *marks*: a short hash of each part's skeleton (:func:`mark`). Holding a part's mark
+is holding its skeleton, and so, part by part down from the region, the whole of it
+(:func:`missing`).
+
 Our templates write well-formed HTML; a region whose tags do not nest (or whose ids repeat) is
 taken as one part, sent whole whenever it changes.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 
 # A tag, its attributes quoted or not (a quoted value may hold a ">").
@@ -142,6 +149,36 @@ def _edit(ident, was: Part, now: Part, old, new, sent: list[str]) -> list[str] |
             where = f"afterend:#{has[at - 1]}" if at else f"afterbegin:#{ident}"
             sent.append(f'<{wrapper} hx-swap-oob="{where}">{new[came].html}</{wrapper}>')
     return kept
+
+
+def mark(part: Part) -> str:
+    """A part's mark: 36 bits of a hash of its skeleton, six URL-safe characters. A screen
+    holds a few dozen parts: a new part's mark that one of them has too, by chance, is about
+    one in a billion."""
+    digest = hashlib.blake2b(part.skeleton.encode(), digest_size=6).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:6]
+
+
+def missing(held: set[str], new: dict[str, Part], root: str) -> list[str]:
+    """What brings a screen that holds the parts marked ``held`` to the region ``root`` as
+    ``new``: out-of-band elements for htmx, none if it holds it as it is.
+
+    A part whose mark is held is held as it is but for the parts inside it, which are looked
+    at in turn (the mark names them, where they stand); any other part is sent whole. (Unlike
+    :func:`changed`, a part whose parts came and went is sent whole: its marks alone do not
+    say that the rest of it is the same.)"""
+    sent: list[str] = []
+
+    def walk(ident: str) -> None:
+        now = new[ident]
+        if mark(now) not in held:
+            sent.append(out_of_band(now.html))
+            return
+        for inside in now.inside:
+            walk(inside)
+
+    walk(root)
+    return sent
 
 
 def _tag(html: str) -> str:

@@ -64,7 +64,7 @@ class Render:
         # A block with nothing in it for this game (Montones' odds) is not sent. Split once
         # its line breaks are spaces (see event()), as the screens get it.
         self.parts = {
-            name: parts.region_parts(_one_line(html), name)
+            name: parts.region_parts(one_line(html), name)
             for name, html in blocks.items()
             if html.strip()
         }
@@ -299,7 +299,7 @@ def aside(screens: list[Screen]) -> list[bytes]:
         # No request here, nor any of its context: the line is the template's words alone.
         with force_locale(about.setdefault("count_locale", about["locale"])):
             html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=True)
-        sent.append(_update([_one_line(html)]))
+        sent.append(_update([one_line(html)]))
     return sent
 
 
@@ -318,7 +318,7 @@ def tick(code: str) -> None:
 _LINE_BREAKS = re.compile(r"\n[ \t\n]*")
 
 
-def _one_line(html: str) -> str:
+def one_line(html: str) -> str:
     return _LINE_BREAKS.sub(" ", html.replace("\r", "\n")).strip()
 
 
@@ -335,4 +335,4 @@ def event(name: str, html: str) -> str:
     <textarea>): a block of a few hundred lines would be that many ``data:`` lines for every
     screen to take apart again.
     """
-    return f"event: {name}\ndata: {_one_line(html)}\n\n"
+    return f"event: {name}\ndata: {one_line(html)}\n\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 
 from flask import (
@@ -10,6 +11,7 @@ from flask import (
     Response,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -21,13 +23,14 @@ from flask_babel import gettext as _
 
 from montones import service
 from montones.data import history
-from montones.live import broker, updates
+from montones.live import broker, parts, updates
 from montones.rules.games import game
 from montones.web import chart, limits, security
 from montones.web.common import (
     actor_for,
     asked_action,
     back_to,
+    block_drawer,
     credentials,
     join_url,
     night,
@@ -49,6 +52,11 @@ REGIONS = ["status", "tap", "felt", "odds", "guide", "bar"]
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
 MINE = ["status", "guide", "bar"]
+# What a phone holds of its own regions, as it says it (#own's "held"): the marks of their parts
+# (parts.mark), joined by dots. A phone holds a few dozen; more, or anything else, is no holding
+# we drew, and is answered with the regions whole.
+HELD = re.compile(r"[A-Za-z0-9_-]{6}")
+MOST_HELD = 200
 RECALL = 12  # hands a phone can look back on
 
 
@@ -68,7 +76,8 @@ def _context(table, player, **extra):
         "stake": request.values.get("amount", ""),
         "custom": request.values.get("custom", ""),
         "player": player,
-        # Each rendering's forms carry fresh nonces: a resent form is a double click, not a new tap.
+        # Each drawing of my regions comes with a fresh nonce (#own's "drawn", which their forms
+        # send): a form resent is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
         "tv_open": updates.tv_open(table.code),
@@ -154,7 +163,10 @@ def page(code):
         return back_to("play.join", code=table.code)
     # Once the night is over the page stays live: its felt shows the end of the night, and then
     # the way to the next one when the host starts it.
-    return render_template(PAGE, **_context(table, player))
+    context = _context(table, player)
+    # The marks of my regions as drawn here, for the first fetch to send only what changed.
+    held = _mine(block_drawer(PAGE, context), MINE)[1]
+    return render_template(PAGE, **context, held=held)
 
 
 @bp.post("/leave-practice")
@@ -182,6 +194,8 @@ def region(code, region):
     blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
+    if region in ("all", "mine"):
+        return _answer(table, player, blocks)
     return render_regions(
         PAGE,
         blocks,
@@ -255,23 +269,23 @@ def act(code, kind):
         return back_to("play.page", code=table.code)
     if player is None:  # a device with no seat here (never had one, or its cookie expired)
         return _gone(table, "no_seat", status, notice)
-    return render_regions(
-        PAGE,
-        REGIONS if notice else MINE,
-        http_status=status,
-        all_oob=True,
-        prerendered=_shared(table, player),
-        **_context(table, player, notice=notice),
-    )
+    # A refusal: every region, whole (the phone's screen was not what the table is).
+    return _answer(table, player, REGIONS if notice else MINE, status, notice=notice)
 
 
 def _nonce(form) -> str | None:
-    """What makes a tap one tap: a form of the phone's own regions carries its nonce; a tap on
-    the felt, the felt's version (``seen``, from #tap) and what it tapped (``key``)."""
+    """What makes a tap one tap: what it tapped (``key``) and the drawing it was tapped on: for
+    a tap on the felt, the felt's version (``seen``, from #tap); for a form of the phone's own
+    regions, their drawing's nonce (``drawn``, from #own). A form that names its own nonce
+    (the host's) is one tap by it."""
     if form.get("nonce"):
         return form["nonce"]
-    seen, key = form.get("seen"), form.get("key")
-    return f"v{seen}-{key}" if seen and key else None
+    seen, drawn, key = form.get("seen"), form.get("drawn"), form.get("key")
+    if not key:
+        return None
+    if seen:
+        return f"v{seen}-{key}"
+    return f"d{drawn}-{key}" if drawn else None
 
 
 def _ask(code: str, kind: str):
@@ -290,13 +304,65 @@ def _ask(code: str, kind: str):
         return None  # not this player's to do now (or asked from an older screen): refused
     if not wants_fragment():
         return back_to("play.page", code=table.code, ask=kind)
-    return render_regions(
-        PAGE,
-        MINE,
-        all_oob=True,
-        prerendered=_shared(table, player),
-        **_context(table, player, confirming=kind),
-    )
+    return _answer(table, player, MINE, confirming=kind)
+
+
+def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
+    """``blocks`` out of band, for htmx: those every phone shows alike (the felt) whole, as
+    the streams render them; my own regions, only the parts of them that differ from what the
+    phone says it holds (``held``), or whole when it holds nothing known, when that would be
+    no less, or with a notice (said over a screen that was not the table's); then #own, what
+    the phone holds after it. An answer of parts says so (``X-Own: parts``): its phone shows
+    it only if it still holds what it said it held (app.js)."""
+    context = _context(table, player, **extra)
+    draw = block_drawer(PAGE, context)
+    shared = _shared(table, player)
+    own, held = _mine(draw, [block for block in blocks if block in MINE])
+    whole = [parts.out_of_band(found[block].html) for block, found in own.items()]
+    sent, known = whole, None if extra.get("notice") else _held()
+    if known is not None:
+        changed = [
+            piece for block, found in own.items() for piece in parts.missing(known, found, block)
+        ]
+        if sum(map(len, changed)) < sum(map(len, whole)):
+            sent = changed
+    html = []  # in the page's order
+    for block in blocks:
+        if block not in own:
+            html.append(shared(block, True) or "")
+        elif sent is whole:
+            html.append(parts.out_of_band(own[block][block].html))
+    if sent is not whole:
+        html += sent
+    html.append(draw("own", oob=True, held=held))
+    response = make_response("".join(html), http_status)
+    response.headers["Vary"] = "HX-Request"
+    response.headers["Cache-Control"] = "no-store"
+    if sent is not whole:
+        response.headers["X-Own"] = "parts"
+    return response
+
+
+def _mine(draw, blocks: list[str]) -> tuple[dict[str, dict[str, parts.Part]], str]:
+    """My own ``blocks`` as drawn by ``draw``, each split into its parts, and the marks of all
+    their parts (what a phone that shows them holds)."""
+    own = {
+        block: parts.region_parts(updates.one_line(draw(block, oob=False)), block)
+        for block in blocks
+    }
+    return own, ".".join(parts.mark(part) for found in own.values() for part in found.values())
+
+
+def _held() -> set[str] | None:
+    """The marks the phone says it holds (its #own's ``held``), None for none we could have
+    drawn: nothing, too many, or anything but marks."""
+    said = request.values.get("held", "")
+    if not said or len(said) > 7 * MOST_HELD:
+        return None
+    marks = said.split(".")
+    if not all(HELD.fullmatch(mark) for mark in marks):
+        return None
+    return set(marks)
 
 
 @bp.route("/join", methods=["GET", "POST"])

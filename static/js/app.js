@@ -103,15 +103,32 @@
   var kept = {};
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    // My regions carry the version they were drawn at (data-v): an answer that comes back
-    // later than a newer one (a fetch started before my tap, answered after it) is not shown.
-    var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
-    if (target && incoming && target.dataset.v !== undefined && incoming.dataset &&
-        incoming.dataset.v !== undefined && Number(incoming.dataset.v) < Number(target.dataset.v)) {
-      event.preventDefault();
+    if (target && target.id) { kept[target.id] = changedFields(target); }
+  });
+
+  // An answer that draws my own regions ends with #own: the version they were drawn at, and
+  // the marks of what the phone holds after it. Shown whole or not at all: not when it is
+  // older than what the phone shows (a fetch started before my tap, answered after it); and
+  // an answer of only the parts that changed (X-Own: parts) not when the phone no longer
+  // holds what it said it held when it asked (another answer came between), for its parts
+  // would go over others they were not worked out from: then the phone asks again.
+  var OWN = /<div id="own"[^>]*\sdata-v="(\d+)"/;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail, own = document.getElementById("own");
+    var found = own && typeof detail.serverResponse === "string" && OWN.exec(detail.serverResponse);
+    if (!found || !detail.shouldSwap) { return; }
+    if (Number(found[1]) < Number(own.dataset.v)) {
+      detail.shouldSwap = false;
       return;
     }
-    if (target && target.id) { kept[target.id] = changedFields(target); }
+    var xhr = detail.xhr, config = detail.requestConfig;
+    var sent = config && config.formData ? config.formData.get("held") : null;
+    var held = own.querySelector("input[name=held]");
+    if (xhr && xhr.getResponseHeader("X-Own") === "parts" && held && sent !== held.value) {
+      detail.shouldSwap = false;
+      var live = document.getElementById("live");
+      if (live && window.htmx) { window.htmx.trigger(live, "sse:mine"); }
+    }
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var target = event.detail.target;

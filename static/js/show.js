@@ -156,16 +156,18 @@
     return starts[version] + Number(felt.dataset.done || 0);
   }
   function myMoment() {
+    // My regions' version (#own's data-v): the one they were drawn at.
     var status = document.getElementById("status"), felt = document.getElementById("felt");
-    if (!status || !felt || noTv()) { return 0; }
-    var end = revealEnd(status.dataset.v);
+    var own = document.getElementById("own");
+    if (!status || !own || !felt || noTv()) { return 0; }
+    var end = revealEnd(own.dataset.v);
     if (!end || status.dataset.banker === "true") { return end; }
     var seat = document.body.dataset.seat, last = -1;
     var mine = '[data-player="' + seat + '"]';
     felt.querySelectorAll(mine + "[data-at], " + mine + " [data-at]").forEach(function (el) {
       last = Math.max(last, Number(el.dataset.at));
     });
-    return last >= 0 ? starts[status.dataset.v] + last : end;
+    return last >= 0 ? starts[own.dataset.v] + last : end;
   }
   function until(el) {
     var felt = document.getElementById("felt");

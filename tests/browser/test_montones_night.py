@@ -224,37 +224,64 @@ def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
     ana.get_by_label("Offer for the bank").fill("30")
     with ana.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT) as fetched:
         join(chromium, join_url, "Ben")  # the table's seats change: every phone refetches its bar
-    # The bar fetched is the one swapped in (it carries the version it was drawn at).
-    drawn = re.search(r'id="bar"[^>]*\bdata-v="(\d+)"', fetched.value.text()).group(1)
-    expect(ana.locator("#bar")).to_have_attribute("data-v", drawn, timeout=TIMEOUT)
+    # What was fetched is swapped in (#own carries the version it was drawn at).
+    drawn = re.search(r'<div id="own"[^>]*\bdata-v="(\d+)"', fetched.value.text()).group(1)
+    expect(ana.locator("#own")).to_have_attribute("data-v", drawn, timeout=TIMEOUT)
     at_rest(ana, timeout=TIMEOUT)
     expect(ana.get_by_label("Offer for the bank")).to_have_value("30")
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
 
 
-def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, server):
-    """A fetch of my regions started before my tap can be answered after my tap's answer: its
-    older #status and bar (data-v, the version they were drawn at) must not replace the newer."""
+def test_an_answer_my_phone_cannot_use_is_not_swapped_in(chromium, server):
+    """A fetch of my regions started before my tap can be answered after my tap's answer: an
+    answer drawn at an older version (#own's data-v) than the one shown is not swapped in. Nor
+    is an answer of only the parts that changed from what the phone said it held, once it holds
+    something else (another answer came between): the phone asks again."""
     base, _process, _folder, _port = server
     _host, _host_page, code = create_table(chromium, base)
     ana = join(chromium, f"{base}/t/{code}/join", "Ana")
-    status = ana.locator("#status")
-    shown = int(status.get_attribute("data-v"))
+    status, own = ana.locator("#status"), ana.locator("#own")
+    shown = int(own.get_attribute("data-v"))
+    asked = []  # the fetches of my regions, answered here
+    ana.route(re.compile(r"/p/mine"), lambda route: asked.append(route))
+    ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
 
-    def answer(version: int, text: str) -> None:
-        ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
-        ana.evaluate(
-            """([v, text]) => htmx.swap(document.body,
-                `<section id="status" class="status" data-v="${v}" hx-swap-oob="true">${text}</section>`,
-                {swapStyle: "none"})""",
-            [version, text],
+    def fetch():
+        ana.evaluate("() => htmx.trigger('#live', 'sse:mine')")
+        while not asked:
+            ana.wait_for_timeout(50)
+        return asked.pop()
+
+    def answer(route, version: int, text: str, parts: bool = False) -> None:
+        held = "AAAAAA" if parts else ""
+        route.fulfill(
+            status=200,
+            content_type="text/html",
+            headers={"X-Own": "parts"} if parts else {},
+            body=f'<section id="status" class="status" hx-swap-oob="true">{text}</section>'
+            f'<div id="own" hidden data-v="{version}" hx-swap-oob="true">'
+            f'<input type="hidden" name="held" value="{held}"></div>',
         )
 
-    answer(shown - 1, "older")
+    answer(fetch(), shown - 1, "older")
+    ana.wait_for_timeout(300)
     expect(status).to_contain_text("Ana")
-    expect(status).not_to_contain_text("older")
-    answer(shown + 1, "newer")
+    expect(own).to_have_attribute("data-v", str(shown))
+    answer(fetch(), shown + 1, "newer")
     expect(status).to_have_text("newer")
+    expect(own).to_have_attribute("data-v", str(shown + 1))
+    # Parts worked out from a holding the phone no longer has: not shown, and asked again.
+    late = fetch()
+    ana.evaluate("() => { document.querySelector('#own [name=held]').value = 'BBBBBB'; }")
+    answer(late, shown + 2, "parts of another holding", parts=True)
+    again = None
+    while again is None:
+        ana.wait_for_timeout(50)
+        again = asked.pop() if asked else None
+    expect(status).to_have_text("newer")
+    assert "held=BBBBBB" in again.request.url
+    answer(again, shown + 2, "asked again")
+    expect(status).to_have_text("asked again")
 
 
 def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, server):
@@ -308,10 +335,13 @@ def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, se
         ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
 
-    # Back in the foreground, the phone fetches every region, the felt with its own.
+    # Back in the foreground, the phone fetches every region: the felt whole, of its own
+    # only the parts that differ from what it holds (none: #own alone).
     with ben.expect_response(re.compile(r"/p/all")) as answer:
         ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    assert 'id="felt"' in answer.value.text() and 'id="status"' in answer.value.text()
+    assert "held=" in answer.value.request.url and answer.value.headers["x-own"] == "parts"
+    assert 'id="felt"' in answer.value.text() and 'id="own"' in answer.value.text()
+    assert 'id="status"' not in answer.value.text()
 
 
 def test_a_phone_without_wake_lock_is_kept_awake_by_a_silent_video_from_its_first_tap(

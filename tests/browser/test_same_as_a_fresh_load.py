@@ -3,7 +3,8 @@ shows what a fresh load of its page shows: a random night of bets, withdraws, re
 choices of the banker's heap, with a TV, phones that reload or lose the network for a moment,
 and a phone on a slow network whose stream misses versions. After each step every region a
 stream keeps (the phones' #tap, #felt and #odds; the TV's status, felt, players and recent
-hands) must, within a few seconds, equal the same region of the same page loaded afresh."""
+hands; a phone's own #status and bar, fetched in parts) must, within a few seconds, equal the
+same region of the same page loaded afresh."""
 
 import random
 import re
@@ -21,13 +22,17 @@ SETTLE = 10.0  # seconds a screen has to show what a fresh load shows
 # Each region as markup, without the white space between tags (a part inserted in a list comes
 # without the space the template wrote before it) and with runs of white space as one (the
 # stream sends each update on one line); a clock without the time left the page counts down
-# from its deadline (data-until, which is compared), a second apart on two pages; a reveal's
+# from its deadline (data-until, which is compared), a second apart on two pages; the choices
+# of a phone's #intent (its stake, its kind of bet: a fresh page starts at the first) and the
+# notice its bar says of a tap refused (a fresh page made none); a reveal's
 # steps without the marks of how far the page has played it (a fresh page plays it again).
 REGIONS = """(ids) => ids.map((id) => {
     const found = document.getElementById(id);
     if (!found) { return null; }
     const el = found.cloneNode(true);
     el.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = ""; });
+    el.querySelectorAll("#intent input").forEach((input) => { input.removeAttribute("checked"); });
+    el.querySelectorAll(".notice").forEach((notice) => { notice.remove(); });
     el.querySelectorAll("[data-after-reveal]").forEach((line) => { line.hidden = false; });
     el.querySelectorAll("[data-rv]").forEach((step) => {
       step.classList.remove("is-shown");
@@ -37,7 +42,7 @@ REGIONS = """(ids) => ids.map((id) => {
     });
     return el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ");
 })"""
-PHONE_REGIONS = ["tap", "felt", "odds"]
+PHONE_REGIONS = ["tap", "felt", "odds", "status", "bar"]
 TV_REGIONS = ["tv_status", "felt", "players", "recent"]
 
 

@@ -76,7 +76,7 @@ def flashed(response) -> str | None:
 
 def forms(response, kind: str) -> list[dict[str, str]]:
     """The hidden fields every form on a page that posts the action ``kind`` sends: its own,
-    and those of #tap for a form on the felt (its hx-include)."""
+    and those of #tap and #own that it includes (its hx-include)."""
     page = response.get_data(as_text=True)
     found = []
     for block in page.split("<form")[1:]:
@@ -84,14 +84,26 @@ def forms(response, kind: str) -> list[dict[str, str]]:
         if re.search(rf'action="/t/[A-Z]{{4}}/a/{kind}"', block):
             fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', block)
             sent = {name: html.unescape(value) for name, value in fields}
-            found.append({**tap_fields(page), **sent} if "#tap" in block else sent)
+            tap = tap_fields(page) if "#tap" in block else {}
+            own = own_fields(page) if "#own" in block else {}
+            found.append({**tap, **own, **sent})
     return found
 
 
 def tap_fields(page: str) -> dict[str, str]:
     """What #tap adds to a tap on the felt: the stage and the version the felt shows."""
-    tap = re.search(r'<div id="tap"[^>]*>(.*?)</div>', page)
-    fields = re.findall(r'name="([^"]+)" value="([^"]*)"', tap.group(1)) if tap else []
+    return _fields(page, "tap")
+
+
+def own_fields(page: str) -> dict[str, str]:
+    """What #own adds to a fetch of my regions and to a tap: what the phone holds of them
+    (``held``) and their drawing's nonce (``drawn``)."""
+    return _fields(page, "own")
+
+
+def _fields(page: str, ident: str) -> dict[str, str]:
+    found = re.search(rf'<div id="{ident}"[^>]*>(.*?)</div>', page)
+    fields = re.findall(r'name="([^"]+)" value="([^"]*)"', found.group(1)) if found else []
     return {name: html.unescape(value) for name, value in fields}
 
 

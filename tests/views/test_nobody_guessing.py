@@ -159,8 +159,8 @@ def test_a_phone_that_sits_out_says_so_with_play_again_one_tap_away(app):
     assert "You are sitting out." in html
     # "Play again" is a form in the bar itself, not inside the "More" menu.
     bar = html.split('id="bar"')[1]
-    assert bar.index("Play again") < bar.index('<details class="more">')
-    assert '/a/sit_in"' in bar.split('<details class="more">')[0]
+    assert bar.index("Play again") < bar.index('<details id="bar-more" class="more">')
+    assert '/a/sit_in"' in bar.split('<details id="bar-more" class="more">')[0]
     night.ok("Eva", "sit_in")
     assert night.state()["players"][night.seats["Eva"]]["sitting_out"] is False
 

@@ -152,7 +152,7 @@ def test_every_region_sent_is_one_element_named_by_its_block_whose_parts_are_spl
             for name, html in render.blocks.items():
                 if not html.strip():
                     continue
-                one_line = updates._one_line(html)
+                one_line = updates.one_line(html)
                 assert render.parts[name][name].html == one_line
                 assert parts.split(one_line)  # its tags nest and its ids are one each
             assert len(render.parts["felt"]) > 3
