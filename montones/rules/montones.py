@@ -921,6 +921,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         else {
             **bank,
             "name": names[bank["banker"]],
+            "computer": table.is_computer(state, bank["banker"]),
             "ends_at": bank["opened_at"] + 60 * state["settings"]["tenure_minutes"],
             "closing": now is not None and bank_closing(state, now),
             "lot": [names[pid] for pid in bank.get("lot", [])],
@@ -1500,7 +1501,16 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
     return {key: view_[key] for key in _STATUS_KEYS}
 
 
-_STATUS_KEYS = ("phase", "me", "bank", "result", "cut_deadline", "cut_by_clock", "cutter_name")
+_STATUS_KEYS = (
+    "phase",
+    "me",
+    "bank",
+    "result",
+    "cut_deadline",
+    "cut_by_clock",
+    "cutter",
+    "cutter_name",
+)
 
 
 QUICK_STAKES = (1, 5, 10, 25)

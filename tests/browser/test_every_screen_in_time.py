@@ -82,6 +82,10 @@ def everywhere(tv, phones, selector, text):
     return [("TV", tv, selector, text)] + [(n, p, selector, text) for n, p in phones.items()]
 
 
+def others(phones, name):
+    return {n: p for n, p in phones.items() if n != name}
+
+
 def host_table(chromium, base, **fields):
     page = chromium.new_context(viewport=PHONE).new_page()
     page.goto(base + "/?lang=en")
@@ -123,8 +127,11 @@ def test_every_screen_shows_each_change_within_a_second_in_montones(chromium, se
     ben.get_by_role("button", name="I don't want the bank").click()
     in_time(
         eva.get_by_role("button", name="I don't want the bank").click,
-        everywhere(tv, phones, "#tv_status, #status", "Ben cuts the deck")
-        + [("Ben", ben, "#bar button", "Cut")],
+        everywhere(tv, others(phones, "Ben"), "#tv_status, #status", "Ben cuts the deck")
+        + [
+            ("Ben", ben, "#status", "Your turn to cut the deck"),
+            ("Ben", ben, "#bar button", "Cut"),
+        ],
     )
     in_time(
         ben.get_by_role("button", name="Cut", exact=True).click,
@@ -169,7 +176,7 @@ def test_every_screen_shows_each_change_within_a_second_in_montones(chromium, se
     expect(ana.locator("#bar")).to_have_css("visibility", "visible", timeout=10_000)
     in_time(
         ana.get_by_role("button", name="Gather and deal the next hand").click,
-        everywhere(tv, phones, "#tv_status, #status", "cuts the deck"),
+        everywhere(tv, phones, "#tv_status, #status", "cut"),  # "Your turn to cut" on its phone
     )
 
 

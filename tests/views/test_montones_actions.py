@@ -1907,3 +1907,23 @@ def test_after_the_bank_broke_the_punters_wait_for_the_banker_to_abona_or_close_
 def text_of(response) -> str:
     page = response.get_data(as_text=True)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_the_cutter_and_the_banker_are_told_it_is_their_turn_not_their_own_name(app):
+    """A practice table's player is called "You": "You cuts the deck" was what its phone said."""
+    night = Night(app, "Ana", "Ben", "Eva", heaps=(3, 4))
+    night.ok("Ana", "offer", amount=30)
+    night.ok("Ben", "pass")
+    night.ok("Eva", "pass")
+    cutter = night.name_of(night.state()["hand"]["cutter"])
+    other = next(name for name in ("Ben", "Eva") if name != cutter)
+
+    def status(name):
+        page = night.page(name).get_data(as_text=True)
+        return re.search(r'<section id="status".*?</section>', page, re.S)[0]
+
+    assert "Your turn to cut the deck" in status(cutter)
+    assert f"{cutter} cuts the deck" in status(other)
+    night.ok(cutter, "cut", position=3)
+    assert "Your turn to make the heaps" in status("Ana")
+    assert "Ana makes the heaps" in status(cutter)
