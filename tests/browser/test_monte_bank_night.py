@@ -104,6 +104,12 @@ def play_deal(number, banker, punters, tv):
     # A round is a card tapped twice, a cross a card then another; the bar says what the next
     # tap does, and the card chosen says so too.
     choose(first, "amount", 5)
+    if number == 1:  # a first hand: the guide says how to bet, in place of the bar's line
+        guide = first.locator("#guide")
+        expect(guide).to_contain_text("Tap a card twice for a round", timeout=TIMEOUT)
+        expect(first.locator("#intent .intent__hint:visible")).to_have_count(0)
+        guide.locator("[data-guide-close]").click()
+        expect(guide).to_be_hidden()
     hint = first.locator("#intent .intent__hint:visible")
     expect(hint).to_contain_text("Tap a card to choose it")
     choose_position(first, "ur")

@@ -7,7 +7,7 @@ table's version, worked out from the seat's view and, as the fan-out does, from 
 with the seat's own part in it (the two must agree). Whenever ``own`` is what it was at the phone's previous check, the regions
 must be too (their CSRF token and #own aside): otherwise a phone that is
 not told would keep showing regions that changed. ``TELL_EXAMPLES`` sets the number of examples
-(30 under ``CI=true``, 8 otherwise).
+(15 under ``CI=true``, 8 otherwise).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def app(tmp_path_factory):
 
 
 def test_a_phone_is_told_whenever_its_own_regions_change(app):
-    examples = int(os.environ.get("TELL_EXAMPLES", 30 if os.environ.get("CI") == "true" else 8))
+    examples = int(os.environ.get("TELL_EXAMPLES", 15 if os.environ.get("CI") == "true" else 8))
     machines = []
 
     def machine():
