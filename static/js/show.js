@@ -155,11 +155,24 @@
     if (!felt || felt.dataset.reveal !== String(version) || !(version in starts)) { return 0; }
     return starts[version] + Number(felt.dataset.done || 0);
   }
+  // My regions can come before the felt of their version: a fetch of mine answered after the
+  // hand was settled, ahead of the stream's felt. Their result then waits for that felt (it
+  // brings the reveal's times), FELT_WAIT ms at most.
+  var FELT_WAIT = 3000, behindSince = {};
+  function feltBehind(own) {
+    var seen = document.querySelector("#tap input[name=seen]");
+    if (!seen || Number(seen.value) >= Number(own.dataset.v)) { return false; }
+    if (!document.querySelector("#status [data-result]")) { return false; }
+    var now = window.performance.now();
+    if (!(own.dataset.v in behindSince)) { behindSince[own.dataset.v] = now; }
+    return now - behindSince[own.dataset.v] < FELT_WAIT;
+  }
   function myMoment() {
     // My regions' version (#own's data-v): the one they were drawn at.
     var status = document.getElementById("status"), felt = document.getElementById("felt");
     var own = document.getElementById("own");
     if (!status || !own || !felt || noTv()) { return 0; }
+    if (feltBehind(own)) { return window.performance.now() + 100; }
     var end = revealEnd(own.dataset.v);
     if (!end || status.dataset.banker === "true") { return end; }
     var seat = document.body.dataset.seat, last = -1;
@@ -190,7 +203,13 @@
       after.set(el, el.innerHTML);
       if (before === undefined || before === el.innerHTML || wait <= 0) { return; }
       el.innerHTML = before;
-      window.setTimeout(function () { el.innerHTML = after.get(el); kept[el.dataset.keep] = el.innerHTML; }, wait);
+      var release = function () {
+        var left = until(el) - window.performance.now();
+        if (left > 0) { window.setTimeout(release, left + 20); return; }
+        el.innerHTML = after.get(el);
+        kept[el.dataset.keep] = el.innerHTML;
+      };
+      window.setTimeout(release, wait);
     });
     document.querySelectorAll("[data-after-reveal]").forEach(function (el) {
       var wait = revealEnd(el.dataset.afterReveal) - now;
@@ -275,6 +294,13 @@
     showSoundState();
     update();
   });
+  // An answer's out-of-band parts are swapped one by one, #own (the version they were drawn
+  // at) last: they are looked at once all are in, before the page is painted.
+  var queued = false;
   document.addEventListener("htmx:afterSettle", update);
-  document.addEventListener("htmx:oobAfterSwap", update);
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (queued) { return; }
+    queued = true;
+    window.queueMicrotask(function () { queued = false; update(); });
+  });
 })();

@@ -165,7 +165,11 @@ def play_deal(number, banker, punters, tv):
     at_rest(tv, timeout=1000 * min(turned, 40) + TIMEOUT)
     screenshot(tv, f"monte-bank-tv-decided-{number}")
     for page in punters:
-        expect(page.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+        # A phone plays the reveal from when its stream brought it, which can be seconds after
+        # the TV's on a loaded machine: it is given the reveal's length again.
+        expect(page.locator("#status .status__result")).to_be_visible(
+            timeout=1000 * min(turned, 40) + TIMEOUT
+        )
     at_rest(first, timeout=1000 * min(turned, 40) + TIMEOUT)
     every_screen_as_fresh({"tv": tv, "first": first, "second": second, "banker": banker})
     screenshot(first, f"monte-bank-phone-decided-{number}")
