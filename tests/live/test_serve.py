@@ -15,7 +15,7 @@ from flask import Flask
 
 from montones import create_app
 from montones.cli import main
-from tests.helpers.liveserver import SERVERS, free_port, stop_server
+from tests.helpers.liveserver import SERVERS, free_port, start_server, stop_server
 
 
 def serve(tmp_path, port: int, env: dict):
@@ -251,3 +251,16 @@ def test_serve_keeps_the_night_in_the_instance_folder_it_is_given(tmp_path):
     finally:
         stop_server(process)
         log.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn does not run on Windows")
+def test_gunicorn_opens_no_control_socket_in_the_users_home(tmp_path):
+    """gunicorn 27 would open one control socket per user (~/.gunicorn/gunicorn.ctl): a second
+    night on the machine, or its end, would take it from the first. It is turned off."""
+    home = tmp_path / "home"
+    home.mkdir()
+    process = start_server(tmp_path, free_port(), server="gunicorn", HOME=str(home))
+    try:
+        assert not (home / ".gunicorn").exists(), list(home.rglob("*"))
+    finally:
+        stop_server(process)

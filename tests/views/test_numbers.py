@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from decimal import Decimal
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from montones.config import Config
 from montones.web.common import number
+from tests.helpers.nights import Night
 
 COUNTS = st.integers(min_value=-(10**15), max_value=10**15)
 
@@ -37,3 +40,33 @@ def test_a_count_is_grouped_in_the_languages_way(app, language, written):
 def test_what_is_not_a_whole_number_goes_through_babel(app):
     with app.test_request_context(), force_locale("de"):
         assert number(Decimal("1234.5")) == "1.234,5"
+
+
+# Four digits or more, standing alone (a hash's digits come with its letters).
+UNGROUPED = re.compile(r"(?<![\w.,\xa0])\d{4,}(?![\w])")
+
+
+def shown_text(page: str) -> str:
+    """What a page shows: its text between tags, neither its markup nor its scripts."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_every_screen_writes_chips_one_way(app):
+    """Bets, results, payments and the last hands write thousands as the screen's language does,
+    as the chips in the header do: never "1500" beside "1.500"."""
+    night = Night(app, "Ana", "Ben", "Eva", chips=5000)
+    night.to_betting("Ana", 3000, 3)
+    night.ok("Ben", "bet", heap=1, amount=1500)
+    night.ok("Eva", "bet", heap=2, amount=1200)
+    night.ok("Eva", "choose", heap=3)
+    night.arrange({3: "4o", 1: "6c", 2: "2e"})
+    night.ok("Ana", "close")
+    for client in [night.host, *night.clients.values()]:
+        client.get(f"/t/{night.code}?lang=de")
+    pages = {name: night.page(name).get_data(as_text=True) for name in ("Ana", "Ben", "Eva")}
+    pages["tv"] = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    for name, page in pages.items():
+        text = shown_text(page)
+        assert "1.500" in text or name == "Eva", name
+        assert not UNGROUPED.findall(text), (name, UNGROUPED.findall(text))
