@@ -34,10 +34,7 @@ REGIONS = """(ids) => ids.map((id) => {
     el.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = ""; });
     el.querySelectorAll("#intent input").forEach((input) => { input.removeAttribute("checked"); });
     el.querySelectorAll(".notice").forEach((notice) => { notice.remove(); });
-    el.querySelectorAll(".flash").forEach((result) => {
-      result.classList.remove("flash");
-      result.className = result.className.trim();  // classList drops a template's trailing space
-    });
+    el.querySelectorAll(".flash").forEach((result) => { result.classList.remove("flash"); });
     el.querySelectorAll("[data-after-reveal]").forEach((line) => { line.hidden = false; });
     el.querySelectorAll("[data-rv]").forEach((step) => {
       step.classList.remove("is-shown");
