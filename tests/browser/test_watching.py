@@ -16,6 +16,13 @@ from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_
 TIMEOUT = 10_000
 
 
+# How much of the felt is cut off at its bottom, in pixels.
+CLIPPED = """() => {
+  const felt = document.getElementById("felt");
+  return Math.max(0, felt.scrollHeight - felt.clientHeight);
+}"""
+
+
 def test_a_guest_watches_the_table_live_from_a_phone_then_sits_down(chromium, server):
     base, _process, _folder, _port = server
     host, code = host_table(
@@ -58,10 +65,12 @@ def test_a_guest_watches_the_table_live_from_a_phone_then_sits_down(chromium, se
     at_rest(tv, timeout=TIMEOUT)
     screenshot(watcher, "watch-390", full_page=True)
     assert watcher.evaluate(OVERFLOW) == []
+    assert watcher.evaluate(CLIPPED) == 0  # the felt whole (it once shrank to a strip)
     watcher.set_viewport_size(NARROW)
     at_rest(watcher, timeout=TIMEOUT)
     screenshot(watcher, "watch-360", full_page=True)
     assert watcher.evaluate(OVERFLOW) == []
+    assert watcher.evaluate(CLIPPED) == 0
     screenshot(tv, "tv-watched")
     problems = serious_violations(watcher) + serious_violations(tv)
 
