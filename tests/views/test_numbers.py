@@ -53,14 +53,15 @@ def shown_text(page: str) -> str:
 
 
 def test_every_screen_writes_chips_one_way(app):
-    """Bets, results, payments and the last hands write thousands as the screen's language does,
-    as the chips in the header do: never "1500" beside "1.500"."""
+    """Bets, results, payments (a bank that ran short: what it held of a stake, what came back)
+    and the last hands write thousands as the screen's language does, as the chips in the header
+    do: never "1500" beside "1.500"."""
     night = Night(app, "Ana", "Ben", "Eva", chips=5000)
-    night.to_betting("Ana", 3000, 3)
+    night.to_betting("Ana", 2000, 3)
     night.ok("Ben", "bet", heap=1, amount=1500)
     night.ok("Eva", "bet", heap=2, amount=1200)
     night.ok("Eva", "choose", heap=3)
-    night.arrange({3: "4o", 1: "6c", 2: "2e"})
+    night.arrange({3: "4o", 1: "6c", 2: "7e"})  # both win: the bank runs short
     night.ok("Ana", "close")
     for client in [night.host, *night.clients.values()]:
         client.get(f"/t/{night.code}?lang=de")
@@ -69,4 +70,6 @@ def test_every_screen_writes_chips_one_way(app):
     for name, page in pages.items():
         text = shown_text(page)
         assert "1.500" in text or name == "Eva", name
+        if name == "Ben":  # paid last, by what was left: 800 of the 1,500 he won
+            assert "Du hast 1.500 gewonnen, aber die Bank hielt nur 800" in text, text
         assert not UNGROUPED.findall(text), (name, UNGROUPED.findall(text))
