@@ -21,10 +21,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_show import NO_SOUND_BEFORE_A_CLICK
+from tests.helpers.nights import NOTICE
 from tests.helpers.screens import TV, at_rest, screenshot, serious_violations
 
 TIMEOUT = 10_000
-NOTICE = re.compile(r'class="notice" role="alert">([^<]*)')
 LANGUAGES = ("en", "es", "de", "ru")
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 # Names as long as a room's names get: the twelfth the longest.

@@ -66,6 +66,13 @@ def notice(response) -> str | None:
     return html.unescape(found.group(1).strip()) if found else None
 
 
+def shown_text(page: str) -> str:
+    """What a page shows: its text between tags (neither its markup nor its scripts and styles),
+    unescaped, each run of white space one space."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
 def flashed(response) -> str | None:
     """The flashed messages of a page, as text."""
     found = FLASH.search(response.get_data(as_text=True))

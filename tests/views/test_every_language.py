@@ -18,7 +18,7 @@ from flask_babel import get_locale
 from montones import create_app
 from montones.config import Config, TestConfig
 from montones.rules.games import GAMES
-from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night
+from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night, shown_text
 
 LANGUAGES = Config.LANGUAGES
 ACCEPT = {code: {"Accept-Language": f"{code};q=1.0"} for code in LANGUAGES}
@@ -220,11 +220,6 @@ def test_every_game_has_its_rules_in_every_language(night_app):
     assert missing == []
 
 
-def _text(page: str) -> str:
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
-
-
 @pytest.mark.parametrize("language", ["de", "ru"])
 def test_no_german_or_russian_page_shows_a_sentence_of_the_english(walked, language):
     """The English of every message translated differently, long enough to be a sentence
@@ -242,7 +237,7 @@ def test_no_german_or_russian_page_shows_a_sentence_of_the_english(walked, langu
             (url, sentence)
             for url, page in walked.pages[language]
             for sentence in english
-            if sentence in _text(page)
+            if sentence in shown_text(page)
         }
     )
     assert found == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from decimal import Decimal
 
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 
 from montones.config import Config
 from montones.web.common import number
-from tests.helpers.nights import Night
+from tests.helpers.nights import Night, shown_text
 
 COUNTS = st.integers(min_value=-(10**15), max_value=10**15)
 
@@ -44,12 +43,6 @@ def test_what_is_not_a_whole_number_goes_through_babel(app):
 
 # Four digits or more, standing alone (a hash's digits come with its letters).
 UNGROUPED = re.compile(r"(?<![\w.,\xa0])\d{4,}(?![\w])")
-
-
-def shown_text(page: str) -> str:
-    """What a page shows: its text between tags, neither its markup nor its scripts."""
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
 def test_every_screen_writes_chips_one_way(app):
