@@ -4,8 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_same_as_a_fresh_load import every_screen_as_fresh
 from tests.browser.test_show import check_phone
+from tests.helpers.fresh import every_screen_as_fresh
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 
 TIMEOUT = 10_000

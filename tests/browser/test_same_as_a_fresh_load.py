@@ -1,10 +1,12 @@
 """A screen kept up to date by its stream's updates (only the parts that changed, swapped by id)
-shows what a fresh load of its page shows: a random night of bets, withdraws, refused taps and
-choices of the banker's heap, with a TV, phones that reload or lose the network for a moment,
-and a phone on a slow network whose stream misses versions. After each step every region a
-stream keeps (the phones' #tap, #felt and #odds; the TV's status, felt, players and recent
-hands; a phone's own #status and bar, fetched in parts) must, within a few seconds, equal the
-same region of the same page loaded afresh."""
+shows what a fresh load of its page shows: a random night of each game, with a host, a TV and four
+phones, one of them on a network so slow that its stream misses versions. Bets, other bets (against
+the banker's card, on a side), withdraws, refused taps, reloads and lost connections come in a
+random order; in Monte and Monte Bank the banker also decides the hand and deals the next, and
+every screen plays the reveal. After each step every region a stream keeps (the phones' #tap,
+#felt and #odds; the TV's status, felt, players and recent hands; a phone's own #status and bar,
+fetched in parts) must, within a few seconds, equal the same region of the same page loaded
+afresh."""
 
 import random
 import re
@@ -12,132 +14,222 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_montones_night import create_table, heap, tap_heap
+from tests.browser import test_monte_bank_night as casino
+from tests.browser import test_monte_night as monte
+from tests.browser import test_montones_night as montones
+from tests.helpers.fresh import PHONE_REGIONS, TV_REGIONS, same_as_fresh, slow_network
 from tests.helpers.liveserver import SERVERS
-from tests.helpers.screens import TV, join
+from tests.helpers.screens import TV, at_rest, join
 
 TIMEOUT = 10_000
-SETTLE = 10.0  # seconds a screen has to show what a fresh load shows
-
-# Each region as markup, without the white space between tags (a part inserted in a list comes
-# without the space the template wrote before it) and with runs of white space as one (the
-# stream sends each update on one line); a clock without the time left the page counts down
-# from its deadline (data-until, which is compared), a second apart on two pages; the choices
-# of a phone's #intent (its stake, its kind of bet: a fresh page starts at the first) and the
-# notice its bar says of a tap refused (a fresh page made none); a reveal's
-# steps without the marks of how far the page has played it (a fresh page plays it again), and
-# a result without its flash (played once, with its sound, by a page that saw it come).
-REGIONS = """(ids) => ids.map((id) => {
-    const found = document.getElementById(id);
-    if (!found) { return null; }
-    const el = found.cloneNode(true);
-    el.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = ""; });
-    el.querySelectorAll("#intent input").forEach((input) => { input.removeAttribute("checked"); });
-    el.querySelectorAll(".notice").forEach((notice) => { notice.remove(); });
-    el.querySelectorAll(".flash").forEach((result) => { result.classList.remove("flash"); });
-    el.querySelectorAll("[data-after-reveal]").forEach((line) => { line.hidden = false; });
-    el.querySelectorAll("[data-rv]").forEach((step) => {
-      step.classList.remove("is-shown");
-      step.removeAttribute("data-scheduled");
-      step.removeAttribute("data-noted");
-      step.querySelectorAll(".flip").forEach((flip) => { flip.classList.remove("is-turned"); });
-    });
-    return el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ");
-})"""
-PHONE_REGIONS = ["tap", "felt", "odds", "status", "bar"]
-TV_REGIONS = ["tv_status", "felt", "players", "recent"]
 
 
-def fresh(page, ids):
-    """The regions as a new page of the same browser (the same seat) shows them."""
-    other = page.context.new_page()
-    try:
-        other.goto(page.url)
-        other.wait_for_load_state("networkidle")
-        return other.evaluate(REGIONS, ids)
-    finally:
-        other.close()
-
-
-def same_as_fresh(name, page, ids):
-    """Wait until ``page`` shows what a fresh load shows; the last difference if it never does."""
-    deadline = page.evaluate("Date.now()") + SETTLE * 1000
-    while True:
-        want = fresh(page, ids)
-        have = page.evaluate(REGIONS, ids)
-        if have == want:
-            return None
-        if page.evaluate("Date.now()") > deadline:
-            for region, mine, theirs in zip(ids, have, want, strict=True):
-                if mine != theirs:
-                    return f"{name} #{region}:\n  shown: {mine}\n  fresh: {theirs}"
-        page.wait_for_timeout(300)
-
-
-def every_screen_as_fresh(screens: dict):
-    """Every live region of every screen (``{name: page}``, the TV's name "tv") as a fresh load
-    of its page shows it: for the other games' nights, at their steps."""
-    for name, page in screens.items():
-        problem = same_as_fresh(name, page, TV_REGIONS if name == "tv" else PHONE_REGIONS)
-        assert problem is None, problem
-
-
-def slow_network(page):
-    """A phone on a network so slow that its stream is still being written an update when the
-    next versions come: the server sends it only the newest once it has taken that one."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 300, "downloadThroughput": 3000, "uploadThroughput": 3000},
+def stakes(page) -> list[str]:
+    """The stakes a phone's bar offers at one tap."""
+    expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    return page.locator('#intent input[name="amount"]').evaluate_all(
+        "(inputs) => inputs.map((input) => input.value).filter(Boolean)"
     )
 
 
-@pytest.mark.parametrize("server", SERVERS, indirect=True)
-def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chromium, server):
-    base, _process, _folder, _port = server
-    _host, _host_page, code = create_table(chromium, base)
+def refused_in_words(page, tap):
+    """A stake over the bank typed in the bar's own field: the tap is refused, in words."""
+    expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_placeholder("other").fill("99999")
+    tap()
+    expect(page.locator("#bar .notice")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_placeholder("other").fill("")
+
+
+def seated(chromium, base, code):
+    """The TV and four phones at the table, by the TV's join link."""
     tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
     tv.goto(f"{base}/t/{code}/tv")
     join_url = tv.locator(".join-corner__url").inner_text()
-    ana, ben, eva, ivo = (join(chromium, join_url, n) for n in ("Ana", "Ben", "Eva", "Ivo"))
-    ana.get_by_label("Offer for the bank").fill("60")
-    ana.get_by_role("button", name="Offer", exact=True).click()
-    for punter in (ben, eva, ivo):
-        expect(punter.get_by_role("button", name="I don't want the bank")).to_be_visible(
-            timeout=TIMEOUT
-        )
-        punter.get_by_role("button", name="I don't want the bank").click()
-    expect(ben.get_by_role("button", name="Cut", exact=True)).to_be_visible(timeout=TIMEOUT)
-    ben.get_by_role("button", name="Cut", exact=True).click()
-    expect(ana.get_by_role("button", name="3", exact=True)).to_be_visible(timeout=TIMEOUT)
-    ana.get_by_role("button", name="3", exact=True).click()
-    expect(tv.locator("#felt .heap")).to_have_count(3, timeout=TIMEOUT)
-    slow_network(ivo)
+    phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva", "Ivo")}
+    expect(tv.locator("#players")).to_contain_text("Ivo", timeout=TIMEOUT)
+    return tv, phones
 
+
+def drawn_banker(host, tv, phones) -> str:
+    """Monte and Monte Bank: the host draws for the first banker, who puts up the bank."""
+    host.reload()
+    host.get_by_role("button", name="Draw for the first banker").click()
+    status = tv.locator("#tv_status .tv-status__line")
+    expect(status).to_contain_text("puts up the bank", timeout=TIMEOUT)
+    banker = status.inner_text().split(" puts up")[0]
+    put_up = phones[banker].get_by_role("button", name="Put up the bank")
+    expect(put_up).to_be_visible(timeout=TIMEOUT)
+    put_up.click()
+    return banker
+
+
+class Montones:
+    """Ana banks three heaps; the punters bet on the first two, and on the third, which is
+    refused once the first two hold bets (it would leave the banker no heap)."""
+
+    def __init__(self, chromium, base):
+        _host, _host_page, code = montones.create_table(chromium, base)
+        self.tv, self.phones = seated(chromium, base, code)
+        ana = self.phones["Ana"]
+        ana.get_by_label("Offer for the bank").fill("60")
+        ana.get_by_role("button", name="Offer", exact=True).click()
+        for name in ("Ben", "Eva", "Ivo"):
+            no = self.phones[name].get_by_role("button", name="I don't want the bank")
+            expect(no).to_be_visible(timeout=TIMEOUT)
+            no.click()
+        cut = self.phones["Ben"].get_by_role("button", name="Cut", exact=True)
+        expect(cut).to_be_visible(timeout=TIMEOUT)
+        cut.click()
+        three = ana.get_by_role("button", name="3", exact=True)
+        expect(three).to_be_visible(timeout=TIMEOUT)
+        three.click()
+        expect(self.tv.locator("#felt .heap")).to_have_count(3, timeout=TIMEOUT)
+        self.banker = "Ana"
+
+    def bet(self, page, rng):
+        montones.tap_heap(page, rng.choice([1, 2]), "bet", rng.choice(stakes(page)))
+
+    def other_bet(self, page, rng):
+        expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+        if page.locator('#intent input[value="against"]').count():
+            montones.tap_heap(page, rng.choice([1, 2]), "against", rng.choice(stakes(page)))
+
+    def refused(self, page, rng):
+        expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+        montones.tap_heap(page, 3, "bet", stakes(page)[0])  # refused once heaps 1 and 2 hold bets
+
+    decide = next_hand = None  # a Montones hand ends with the banker's heap chosen: not here
+
+
+class Monte:
+    """The draw's banker puts up the bank; the punters bet on the two layouts."""
+
+    def __init__(self, chromium, base):
+        host, code = monte.create_table(chromium, base)
+        self.tv, self.phones = seated(chromium, base, code)
+        self.banker = drawn_banker(host, self.tv, self.phones)
+        self.cut()
+
+    def cut(self):
+        expect(self.tv.locator("#tv_status")).to_contain_text("cuts the deck", timeout=TIMEOUT)
+        cutter = self.tv.locator("#tv_status .tv-status__line").inner_text().split(" cuts")[0]
+        self.phones[cutter].get_by_role("button", name="Cut", exact=True).click()
+        expect(self.tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
+
+    def bet(self, page, rng):
+        monte.bet(page, rng.choice(["top", "bottom"]), rng.choice(stakes(page)))
+
+    other_bet = bet
+
+    def refused(self, page, rng):
+        refused_in_words(page, monte.layout(page, "top").locator("button.layout__cards").click)
+
+    def decide(self, rng):
+        turn = self.phones[self.banker].get_by_role("button", name="Turn the gate")
+        expect(turn).to_be_visible(timeout=TIMEOUT)
+        turn.click()
+        expect(self.tv.locator("#felt .layout__verdict")).not_to_have_count(0, timeout=TIMEOUT)
+        at_rest(self.tv, timeout=3 * TIMEOUT)
+
+    def next_hand(self, rng):
+        self.phones[self.banker].get_by_role("button", name="Next coup").click()
+        expect(self.tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
+
+
+class MonteBank:
+    """The draw's banker puts up the bank; the punters bet rounds, crosses and sides."""
+
+    def __init__(self, chromium, base):
+        host, code = casino.create_table(chromium, base)
+        self.tv, self.phones = seated(chromium, base, code)
+        self.banker = drawn_banker(host, self.tv, self.phones)
+        casino.cut_until_dealt(self.tv, self.phones, 0)
+        self.deals = 1
+
+    def bet(self, page, rng):
+        expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+        casino.choose(page, "amount", rng.choice(stakes(page)[:2]))  # what the bank can cover
+        position = rng.choice(["ul", "ur", "ll", "lr"])
+        casino.choose_position(page, position)
+        casino.tap_position(page, position)
+
+    def other_bet(self, page, rng):
+        expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
+        if rng.random() < 0.5:
+            casino.tap_side(page, rng.choice(["upper", "lower", "left", "right"]))
+        else:  # a cross: a card, then another
+            first, second = rng.sample(["ul", "ur", "ll", "lr"], 2)
+            casino.choose_position(page, first)
+            casino.tap_position(page, second)
+
+    def refused(self, page, rng):
+        refused_in_words(page, page.locator("#felt .mb__side--upper button.mb__side-btn").click)
+
+    def decide(self, rng):
+        close = self.phones[self.banker].get_by_role("button", name="Bets are done: turn the cards")
+        expect(close).to_be_visible(timeout=TIMEOUT)
+        close.click()
+        expect(self.tv.locator("#tv_status")).to_contain_text(
+            "The deal is decided", timeout=TIMEOUT
+        )
+        turned = self.tv.locator("#felt .mb__turned li").count()
+        at_rest(self.tv, timeout=1000 * min(turned, 40) + TIMEOUT)
+
+    def next_hand(self, rng):
+        next_deal = self.phones[self.banker].get_by_role("button", name="Next deal")
+        if not next_deal.count():  # the bank broke: nothing more to deal
+            return
+        next_deal.click()
+        self.deals += 1
+        casino.cut_until_dealt(self.tv, self.phones, self.deals)
+
+
+GAMES = {"montones": Montones, "monte": Monte, "monte_bank": MonteBank}
+
+
+@pytest.mark.parametrize("server", SERVERS, indirect=True)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chromium, server, game):
+    base, _process, _folder, _port = server
+    night = GAMES[game](chromium, base)
+    tv, phones = night.tv, night.phones
+    # The last punter's phone is on a slow network: it watches (an answer to it takes seconds),
+    # and may reload or lose its connection; the others act.
+    *punters, slow = [name for name in phones if name != night.banker]
+    slow_network(phones[slow])
     screens = {"tv": (tv, TV_REGIONS)} | {
-        name: (page, PHONE_REGIONS)
-        for name, page in zip("Ana Ben Eva Ivo".split(), (ana, ben, eva, ivo), strict=True)
+        name: (page, PHONE_REGIONS) for name, page in phones.items()
     }
-    punters = {"Ben": ben, "Eva": eva, "Ivo": ivo}
-    rng = random.Random(27)
+    rng = random.Random(f"27 {game}")
+    # Every kind of step once or twice, in a random order after the first bet; a decided hand
+    # and the next where the game has them.
+    first = ["other", "withdraw", "refused", "reload", "offline"]
+    then = ["bet", "withdraw", "other", "reload"]
+    rng.shuffle(first)
+    rng.shuffle(then)
+    steps = ["bet", *first]
+    if night.decide:
+        steps += ["decide", "next"]
+    steps += then
     done = []
-    # Every kind of step once or twice, in a random order after the first bet.
-    steps = ["bet", "against", "withdraw", "refused", "reload", "offline", "bet", "withdraw"]
-    rng.shuffle(steps)
-    for step, what in enumerate(["bet", *steps]):
-        name = rng.choice(list(punters))
-        page = punters[name]
+    for step, what in enumerate(steps):
+        name = rng.choice(punters)
+        page = phones[name]
         if what == "bet":
-            expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
-            tap_heap(page, rng.choice([1, 2]), "bet", rng.choice([5, 10]))
-        elif what == "against" and page.locator('#intent input[value="against"]').count():
-            tap_heap(page, rng.choice([1, 2]), "against", 5)
+            night.bet(page, rng)
+        elif what == "other":
+            night.other_bet(page, rng)
         elif what == "withdraw" and page.locator(".chip.is-mine .chip__withdraw").count():
             page.locator(".chip.is-mine .chip__withdraw").first.click()
-        elif what == "refused":  # a bet that leaves the banker no heap: every region answered
-            expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
-            tap_heap(page, 3, "bet", 5)
+        elif what == "refused":
+            night.refused(page, rng)
+        elif what == "decide":
+            name = night.banker
+            night.decide(rng)
+        elif what == "next":
+            name = night.banker
+            night.next_hand(rng)
         elif what == "reload":
             name, (page, _ids) = rng.choice(list(screens.items()))
             page.reload()
@@ -150,9 +242,7 @@ def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chrom
             what = "nothing"
         done.append(f"{step}: {what} ({name})")
         page.wait_for_timeout(rng.choice([0, 100, 400]))
-        for screen, (shown, ids) in screens.items():
-            problem = same_as_fresh(screen, shown, ids)
-            assert problem is None, "after " + "; ".join(done) + "\n" + problem
+        problem = same_as_fresh(screens)
+        assert problem is None, "after " + "; ".join(done) + "\n" + problem
     # The night did something: bets lie on the felt everywhere.
     assert re.search(r"chip__amount", tv.locator("#felt").inner_html())
-    expect(heap(tv, 1)).to_be_visible()
