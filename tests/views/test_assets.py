@@ -6,12 +6,21 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from pathlib import Path
 
 from montones.web import assets
 from tests.helpers.nights import Night
 from tests.views.test_stream import Stream, url
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd", "Accept-Language": "en"}
+
+
+# The words an ``animation`` shorthand may hold besides its keyframes' name.
+CSS_ANIMATION_WORDS = {
+    "none", "ease", "ease-in", "ease-out", "ease-in-out", "linear", "step-start", "step-end",
+    "infinite", "normal", "reverse", "alternate", "alternate-reverse", "forwards", "backwards",
+    "both", "running", "paused", "inherit", "initial", "unset",
+}  # fmt: skip
 
 
 def test_every_static_address_a_page_makes_names_its_file_s_content(app):
@@ -71,3 +80,18 @@ def test_the_stream_is_compressed_and_each_update_comes_as_it_is_made(app):
             assert f'<span class="chip__amount">{sum(range(1, amount + 1))}</span>' in update
     finally:
         stream.close()
+
+
+def test_every_animation_the_style_sheets_name_is_defined(app):
+    """An animation naming keyframes that no sheet defines never runs, and says nothing: Monte
+    Bank's reveal named ``monte-appear`` after those keyframes were gone, and its TV showed every
+    card turned and every bet marked at once instead of one card a second."""
+    sheets = " ".join(p.read_text() for p in (Path(app.static_folder) / "css").glob("*.css"))
+    defined = set(re.findall(r"@keyframes\s+([\w-]+)", sheets))
+    named = set()
+    for value in re.findall(r"animation(?:-name)?\s*:\s*([^;}]+)", sheets):
+        for one in value.split(","):
+            words = [w for w in one.split() if re.fullmatch(r"[a-z][\w-]*", w)]
+            named.update(w for w in words if w not in CSS_ANIMATION_WORDS)
+    assert defined and named, (defined, named)
+    assert named <= defined, f"named but never defined: {sorted(named - defined)}"
