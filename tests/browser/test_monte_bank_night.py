@@ -6,7 +6,16 @@ from playwright.sync_api import expect
 
 from tests.browser.test_show import check_phone
 from tests.helpers.fresh import every_screen_as_fresh
-from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
+from tests.helpers.screens import (
+    PHONE,
+    TV,
+    at_rest,
+    join,
+    note_the_reveal,
+    screenshot,
+    serious_violations,
+    waited_for_the_tv,
+)
 
 TIMEOUT = 10_000
 
@@ -36,6 +45,10 @@ def create_table(browser, base):
 
 def name_of(page):
     return page.locator("#status .status__name").inner_text().split(" · ")[0]
+
+
+def seat(page):
+    return page.evaluate("document.body.dataset.seat")
 
 
 def cut_until_dealt(tv, phones, number):
@@ -157,6 +170,14 @@ def play_deal(number, banker, punters, tv):
     close = banker.get_by_role("button", name="Bets are done: turn the cards")
     expect(close).to_be_visible(timeout=TIMEOUT)
     screenshot(banker, f"monte-bank-phone-banker-betting-{number}")
+    # The TV is the show: each punter's phone says to watch it, and keeps the result, the chips
+    # and the bar as they were until the TV has marked the punter's last bet (their chips on the
+    # felt, by seat).
+    watched = {
+        name_of(page): (page, (f'#felt .chip[data-player="{seat(page)}"]', None))
+        for page in punters
+    }
+    note_the_reveal(tv, watched)
     close.click()
     expect(tv.locator("#tv_status")).to_contain_text("The deal is decided", timeout=TIMEOUT)
     expect(tv.locator("#felt .paid li")).to_have_count(6)
@@ -175,6 +196,7 @@ def play_deal(number, banker, punters, tv):
         expect(page.locator("#status .status__result")).to_be_visible(
             timeout=1000 * min(turned, 40) + TIMEOUT
         )
+    waited_for_the_tv(tv, watched)
     at_rest(first, timeout=1000 * min(turned, 40) + TIMEOUT)
     every_screen_as_fresh({"tv": tv, "first": first, "second": second, "banker": banker})
     screenshot(first, f"monte-bank-phone-decided-{number}")

@@ -6,7 +6,15 @@ from playwright.sync_api import expect
 
 from tests.browser.test_show import check_phone, check_tv
 from tests.helpers.fresh import every_screen_as_fresh
-from tests.helpers.screens import PHONE, TV, join, screenshot, serious_violations
+from tests.helpers.screens import (
+    PHONE,
+    TV,
+    join,
+    note_the_reveal,
+    screenshot,
+    serious_violations,
+    waited_for_the_tv,
+)
 
 TIMEOUT = 10_000
 
@@ -80,6 +88,11 @@ def play_coup(number, banker, punter, tv, stakes):
     # The gate turns first; only then the verdicts, the line that names them and the payments.
     expect(banker.get_by_role("button", name="Turn the gate")).to_be_visible(timeout=TIMEOUT)
     tv.evaluate(WATCH_GATE)
+    # The TV is the show: the punter's phone says to watch it, and keeps the result, the chips
+    # and the bar as they were until the TV pays the punter's last bet (its line under Payments).
+    name = punter_name(punter)
+    watched = {name: (punter, ("#players .paid li", f"{name} · "))}
+    note_the_reveal(tv, watched)
     banker.get_by_role("button", name="Turn the gate").click()
     expect(tv.locator("#tv_status")).to_contain_text("The gate:", timeout=TIMEOUT)
     expect(tv.locator("#felt .layout__verdict")).to_have_count(2)
@@ -90,6 +103,7 @@ def play_coup(number, banker, punter, tv, stakes):
     assert whats[0] == "gate" and not steps[0]["secret_shown"], steps
     assert whats.index("verdict") < whats.index("paid") and whats.count("paid") == 2, steps
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
+    waited_for_the_tv(tv, watched)
     check_tv(tv, least=12)
     every_screen_as_fresh({"tv": tv, "punter": punter, "banker": banker})
     problems += serious_violations(tv) + serious_violations(punter)
