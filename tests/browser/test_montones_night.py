@@ -247,10 +247,16 @@ def test_an_answer_my_phone_cannot_use_is_not_swapped_in(chromium, server):
     ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
 
     def fetch():
-        ana.evaluate("() => htmx.trigger('#live', 'sse:mine')")
-        while not asked:
+        """The phone's fetch of its regions, asked for as its stream would: again every half
+        second until it comes (htmx may not yet have taken #live's triggers when first asked;
+        it sends no second request while one is on its way)."""
+        for tick in range(200):
+            if tick % 10 == 0:
+                ana.evaluate("() => htmx.trigger('#live', 'sse:mine')")
+            if asked:
+                return asked.pop()
             ana.wait_for_timeout(50)
-        return asked.pop()
+        raise AssertionError("the phone never fetched its regions")
 
     def answer(route, version: int, text: str, parts: bool = False) -> None:
         held = "AAAAAA" if parts else ""
@@ -274,10 +280,13 @@ def test_an_answer_my_phone_cannot_use_is_not_swapped_in(chromium, server):
     late = fetch()
     ana.evaluate("() => { document.querySelector('#own [name=held]').value = 'BBBBBB'; }")
     answer(late, shown + 2, "parts of another holding", parts=True)
-    again = None
-    while again is None:
+    for _tick in range(200):
+        if asked:
+            again = asked.pop()
+            break
         ana.wait_for_timeout(50)
-        again = asked.pop() if asked else None
+    else:
+        raise AssertionError("the phone did not ask again for parts of what it holds")
     expect(status).to_have_text("newer")
     assert "held=BBBBBB" in again.request.url
     answer(again, shown + 2, "asked again")
