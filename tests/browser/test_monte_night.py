@@ -5,7 +5,6 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.test_show import check_phone, check_tv
-from tests.helpers.fresh import every_screen_as_fresh
 from tests.helpers.screens import (
     PHONE,
     TV,
@@ -76,8 +75,6 @@ def play_coup(number, banker, punter, tv, stakes):
         expect(chip).to_contain_text(punter_name(punter), timeout=TIMEOUT)
         expect(chip).to_contain_text(str(stake))
     expect(layout(banker, "top").locator(".chip")).to_have_count(1, timeout=TIMEOUT)
-    # Kept up to date by the parts that changed, every screen shows what a fresh load shows.
-    every_screen_as_fresh({"tv": tv, "punter": punter, "banker": banker})
     screenshot(punter, f"monte-phone-betting-{number}")
     screenshot(tv, f"monte-tv-betting-{number}")
 
@@ -105,7 +102,6 @@ def play_coup(number, banker, punter, tv, stakes):
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
     waited_for_the_tv(tv, watched)
     check_tv(tv, least=12)
-    every_screen_as_fresh({"tv": tv, "punter": punter, "banker": banker})
     problems += serious_violations(tv) + serious_violations(punter)
     assert not problems, "\n".join(problems)
     screenshot(tv, f"monte-tv-gate-{number}")

@@ -9,7 +9,6 @@ fetched in parts) must, within a few seconds, equal the same region of the same 
 afresh."""
 
 import random
-import re
 
 import pytest
 from playwright.sync_api import expect
@@ -205,14 +204,14 @@ def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chrom
     # Every kind of step once or twice, in a random order after the first bet; a decided hand
     # and the next where the game has them.
     first = ["other", "withdraw", "refused", "reload", "offline"]
-    then = ["bet", "withdraw", "other", "reload"]
+    then = ["bet", "withdraw"]
     rng.shuffle(first)
     rng.shuffle(then)
     steps = ["bet", *first]
     if night.decide:
         steps += ["decide", "next"]
     steps += then
-    done = []
+    done, betting = [], 0
     for step, what in enumerate(steps):
         name = rng.choice(punters)
         page = phones[name]
@@ -244,5 +243,6 @@ def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chrom
         page.wait_for_timeout(rng.choice([0, 100, 400]))
         problem = same_as_fresh(screens)
         assert problem is None, "after " + "; ".join(done) + "\n" + problem
-    # The night did something: bets lie on the felt everywhere.
-    assert re.search(r"chip__amount", tv.locator("#felt").inner_html())
+        betting = max(betting, tv.locator("#felt .chip__amount").count())
+    # The night did something: at one step or another, several bets lay on the TV's felt.
+    assert betting >= 2, done
