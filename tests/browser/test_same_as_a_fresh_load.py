@@ -1,6 +1,7 @@
 """A screen kept up to date by its stream's updates (only the parts that changed, swapped by id)
-shows what a fresh load of its page shows: a random night of each game, with a host, a TV and four
-phones, one of them on a network so slow that its stream misses versions. Bets, other bets (against
+shows what a fresh load of its page shows: a random night of each game, with a host, a TV and three
+phones (the banker, a punter who plays, and a punter on a network so slow that its stream misses
+versions, who watches). Bets, other bets (against
 the banker's card, on a side), withdraws, refused taps, reloads and lost connections come in a
 random order; in Monte and Monte Bank the banker also decides the hand and deals the next, and
 every screen plays the reveal. After each step every region a stream keeps (the phones' #tap,
@@ -41,11 +42,11 @@ def refused_in_words(page, tap):
 
 
 def seated(chromium, base, code):
-    """The TV and four phones at the table, by the TV's join link."""
+    """The TV and three phones at the table, by the TV's join link."""
     tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
     tv.goto(f"{base}/t/{code}/tv")
     join_url = tv.locator(".join-corner__url").inner_text()
-    phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben", "Eva", "Ivo")}
+    phones = {name: join(chromium, join_url, name) for name in ("Ana", "Ben", "Ivo")}
     expect(tv.locator("#players")).to_contain_text("Ivo", timeout=TIMEOUT)
     return tv, phones
 
@@ -73,7 +74,7 @@ class Montones:
         ana = self.phones["Ana"]
         ana.get_by_label("Offer for the bank").fill("60")
         ana.get_by_role("button", name="Offer", exact=True).click()
-        for name in ("Ben", "Eva", "Ivo"):
+        for name in ("Ben", "Ivo"):
             no = self.phones[name].get_by_role("button", name="I don't want the bank")
             expect(no).to_be_visible(timeout=TIMEOUT)
             no.click()
