@@ -95,7 +95,7 @@ class Montones:
         if page.locator('#intent input[value="against"]').count():
             montones.tap_heap(page, rng.choice([1, 2]), "against", rng.choice(stakes(page)))
 
-    def refused(self, page, rng):
+    def refused(self, page):
         expect(page.locator("#intent")).to_be_visible(timeout=TIMEOUT)
         montones.tap_heap(page, 3, "bet", stakes(page)[0])  # refused once heaps 1 and 2 hold bets
 
@@ -122,17 +122,17 @@ class Monte:
 
     other_bet = bet
 
-    def refused(self, page, rng):
+    def refused(self, page):
         refused_in_words(page, monte.layout(page, "top").locator("button.layout__cards").click)
 
-    def decide(self, rng):
+    def decide(self):
         turn = self.phones[self.banker].get_by_role("button", name="Turn the gate")
         expect(turn).to_be_visible(timeout=TIMEOUT)
         turn.click()
         expect(self.tv.locator("#felt .layout__verdict")).not_to_have_count(0, timeout=TIMEOUT)
         at_rest(self.tv, timeout=3 * TIMEOUT)
 
-    def next_hand(self, rng):
+    def next_hand(self):
         self.phones[self.banker].get_by_role("button", name="Next coup").click()
         expect(self.tv.locator("#tv_status")).to_contain_text("Hagan sus apuestas", timeout=TIMEOUT)
 
@@ -163,10 +163,10 @@ class MonteBank:
             casino.choose_position(page, first)
             casino.tap_position(page, second)
 
-    def refused(self, page, rng):
+    def refused(self, page):
         refused_in_words(page, page.locator("#felt .mb__side--upper button.mb__side-btn").click)
 
-    def decide(self, rng):
+    def decide(self):
         close = self.phones[self.banker].get_by_role("button", name="Bets are done: turn the cards")
         expect(close).to_be_visible(timeout=TIMEOUT)
         close.click()
@@ -176,7 +176,7 @@ class MonteBank:
         turned = self.tv.locator("#felt .mb__turned li").count()
         at_rest(self.tv, timeout=1000 * min(turned, 40) + TIMEOUT)
 
-    def next_hand(self, rng):
+    def next_hand(self):
         next_deal = self.phones[self.banker].get_by_role("button", name="Next deal")
         if not next_deal.count():  # the bank broke: nothing more to deal
             return
@@ -223,13 +223,13 @@ def test_every_screen_shows_what_a_fresh_load_shows_through_a_random_night(chrom
         elif what == "withdraw" and page.locator(".chip.is-mine .chip__withdraw").count():
             page.locator(".chip.is-mine .chip__withdraw").first.click()
         elif what == "refused":
-            night.refused(page, rng)
+            night.refused(page)
         elif what == "decide":
             name = night.banker
-            night.decide(rng)
+            night.decide()
         elif what == "next":
             name = night.banker
-            night.next_hand(rng)
+            night.next_hand()
         elif what == "reload":
             name, (page, _ids) = rng.choice(list(screens.items()))
             page.reload()
