@@ -8,6 +8,15 @@ from montones.config import TestConfig
 from montones.data.clock import ManualClock
 
 
+def pytest_collection_modifyitems(items):
+    """The slow tiers marked by their folder, so that the fast loop is
+    ``pytest -m "not browser and not live"``."""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in ("browser", "live"):
+            item.add_marker(folder)
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """One app per test module, on its own SQLite file: each test makes its own tables."""
