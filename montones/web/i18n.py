@@ -68,7 +68,7 @@ def _ngettext(context, singular: str, plural: str, num: int, /, **variables) -> 
 
 
 def _remember_lang():
-    """The switch's choice, kept for this device (the session cookie, 31 days) over the
+    """The switch's choice, kept for this device (the session cookie: two days, security.py) over the
     browser's Accept-Language."""
     lang = request.args.get("lang")
     if lang in current_app.config["LANGUAGES"] and session.get("lang") != lang:
