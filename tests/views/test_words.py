@@ -173,3 +173,35 @@ def test_russian_names_a_deal_one_way():
 def test_russian_names_a_heap_one_way():
     """A heap is "стопка" on every Russian screen, never "кучка"."""
     assert [ru for _, ru in entries("ru") if re.search(r"кучк", ru, re.I)] == []
+
+
+# --- the top bar -------------------------------------------------------------------------------
+
+
+def brand(response) -> str:
+    return re.search(r'class="brand"[^>]*>([^<]*)<', response.get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("en", {"montones": "Montones", "monte": "Monte", "monte_bank": "Monte Bank"}),
+        ("ru", {"montones": "Montones", "monte": "Монте", "monte_bank": "Монте-банк"}),
+    ],
+)
+def test_the_top_bar_names_the_game_the_table_plays(app, language, names):
+    """A Monte table's bar said "Montones", the app's name, as every other page's did."""
+    from tests.helpers.nights import MonteBankNight, MonteNight, Night
+
+    headers = {"Accept-Language": language}
+    for name, night in (
+        ("montones", Night(app, "Ana", "Ben")),
+        ("monte", MonteNight(app, "Ana", "Ben")),
+        ("monte_bank", MonteBankNight(app, "Ana", "Ben")),
+    ):
+        client = night.clients["Ana"]
+        assert brand(client.get(f"/t/{night.code}", headers=headers)) == names[name]
+        assert brand(client.get(f"/t/{night.code}/history", headers=headers)) == names[name]
+        assert brand(night.host.get(f"/t/{night.code}/host", headers=headers)) == names[name]
+        assert brand(client.get(f"/rules/{name}", headers=headers)) == names[name]
+    assert brand(app.test_client().get("/", headers=headers)) == "Montones"
