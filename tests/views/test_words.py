@@ -5,6 +5,7 @@ phrase on a screen")."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -205,3 +206,37 @@ def test_the_top_bar_names_the_game_the_table_plays(app, language, names):
         assert brand(night.host.get(f"/t/{night.code}/host", headers=headers)) == names[name]
         assert brand(client.get(f"/rules/{name}", headers=headers)) == names[name]
     assert brand(app.test_client().get("/", headers=headers)) == "Montones"
+
+
+# --- the rules pages, written whole in each language -----------------------------------------------
+
+RULES = Path(__file__).resolve().parents[2] / "templates/games"
+
+
+def rules_text(language: str) -> dict[str, str]:
+    """Each game's rules page in ``language`` as a reader sees it: no markup, no template code."""
+    pages = {}
+    for path in sorted(RULES.glob(f"*/rules/{language}.html")):
+        source = re.sub(r"\{[{%#].*?[}%#]\}", " ", path.read_text(), flags=re.S)
+        pages[path.parent.parent.name] = html.unescape(re.sub(r"<[^>]+>", " ", source))
+    return pages
+
+
+def test_the_rules_pages_hold_the_register_of_the_screens():
+    assert len(rules_text("ru")) == len(rules_text("de")) == len(rules_text("es")) == 3
+    said = {
+        **{("ru", game): russian_vy(text) for game, text in rules_text("ru").items()},
+        **{("de", game): german_sie(text) for game, text in rules_text("de").items()},
+        **{("es", game): SPANISH_USTED.findall(text) for game, text in rules_text("es").items()},
+    }
+    assert {page: found for page, found in said.items() if found} == {}
+
+
+def test_a_russian_rules_page_has_latin_letters_only_for_terms_of_art_codes_and_its_source():
+    # Monte's source, by its title; Montones' words, quoted where the page explains them.
+    allowed = RUSSIAN_LATIN | {"Complete", "Hoyle", "hagan", "montón", "J", "Q", "S", "H", "D", "C"}
+    latin = {
+        game: sorted(set(re.findall(r"[A-Za-zÁÉÍÓÚáéíóúñ]+", text)) - allowed)
+        for game, text in rules_text("ru").items()
+    }
+    assert {game: words for game, words in latin.items() if words} == {}
