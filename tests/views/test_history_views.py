@@ -192,7 +192,7 @@ def text_of(html):
         ("monte", "de", "Ana gewann 5 Chips in Coup 2"),
         ("monte_bank", "de", "Ana gewann 5 Chips in Runde 2"),
         ("montones", "de", "Ana gewann 5 Chips in Hand 2"),
-        ("monte_bank", "ru", "Ana выиграл(а) 5 фишек в сдаче 2"),
+        ("monte_bank", "ru", "Сдача 2: Ana выигрывает 5 фишек"),
     ],
 )
 def test_the_nights_story_counts_each_games_own_rounds(app, game, language, said):

@@ -141,11 +141,11 @@ def test_the_phone_shows_the_bets_kinds_the_layout_as_buttons_and_the_live_cards
         assert f'name="bet_kind" value="{kind}"' in page
     for at in ("ul", "ur", "ll", "lr", "upper", "lower", "left", "right"):
         assert f'name="at" value="{at}"' in page
-    assert "7s: any 7 · AD: only AS or AC · 3C: only 3H or 3D · KH: only KS or KC" in html.unescape(
+    assert "7s: any 7 · A♦: only A♠ or A♣ · 3♣: only 3♥ or 3♦ · K♥: only K♠ or K♣" in html.unescape(
         page
     )
     # and on the cards themselves
-    assert re.search(r"mb__pos--ur.*?mb__here\">only AS or AC<", page, re.S)
+    assert re.search(r"mb__pos--ur.*?mb__here\">only A♠ or A♣<", page, re.S)
     assert re.search(r"mb__pos--ul.*?mb__here\">any 7<", page, re.S)
     banker = night.clients[night.banker].get(f"/t/{night.code}").get_data(as_text=True)
     assert "Bets are done: turn the cards" in banker
