@@ -17,9 +17,9 @@ from montones.data import queries
 from montones.data.clock import clock
 from montones.data.models import GameTable, Hand
 from montones.extensions import db
+from montones.rules.audit import FORMAT
 from montones.rules.games import game
 
-FORMAT = "montones-export/1"
 # The largest hand number a table can have: the hands table keeps it in a 32-bit integer.
 MOST_HANDS = 2**31 - 1
 
@@ -123,6 +123,9 @@ def export(table: GameTable) -> dict:
         # As the table stands, best first: each player's chips (an open bank counted as its
         # banker's), what the house gave them (starting chips and top-ups), the net and place.
         "standings": queries.standings(table),
+        # Every chip the house issued a player (starting chips, top-ups), oldest first: the
+        # standings' ``bought`` is their sum.
+        "buy_ins": queries.buy_in_entries(table),
         "computers": [pid for pid, p in state["players"].items() if p.get("computer")],
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.

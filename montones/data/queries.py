@@ -176,17 +176,29 @@ def buy_ins(table: Snapshot) -> dict[str, int]:
     """The chips the house issued each seat (its starting chips and every top-up): the sum of
     its buy-in entries. Only those: the house's account also takes the levy it keeps, so a
     version where it moved may be a settlement."""
+    bought: dict[str, int] = {}
+    for entry in buy_in_entries(table):
+        bought[entry["player"]] = bought.get(entry["player"], 0) + entry["amount"]
+    return bought
+
+
+def buy_in_entries(table: Snapshot) -> list[dict]:
+    """Each chip the house issued a player, as an export lists them: the seat, the amount and
+    the table version that issued it, oldest first."""
     ledger = LedgerEntry.__table__
     rows = db.session.execute(
-        select(ledger.c.account, func.sum(ledger.c.amount))
+        select(ledger.c.account, ledger.c.amount, ledger.c.version)
         .where(
             ledger.c.table_id == table.id,
             ledger.c.kind == BUY_IN,
             ledger.c.account.like("player:%"),
         )
-        .group_by(ledger.c.account)
+        .order_by(ledger.c.version, ledger.c.id)
     ).all()
-    return {account[7:]: int(total) for account, total in rows}
+    return [
+        {"player": account[7:], "amount": amount, "version": version}
+        for account, amount, version in rows
+    ]
 
 
 def standings(table: Snapshot) -> list[dict]:

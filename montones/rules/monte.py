@@ -820,6 +820,12 @@ def balances(state: State) -> dict[str, int]:
     )
 
 
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """What of a night's chips went to anyone outside its hands' results (``Game.shares``):
+    nothing, in this game."""
+    return {}
+
+
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded coup's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]

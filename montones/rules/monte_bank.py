@@ -871,6 +871,23 @@ def _settled_line(line: dict) -> dict[str, Any]:
     return {key: line[key] for key in ("bet", "part", "result", "net", "levy")}
 
 
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """The levy pots of a night's banks as they were split (``Game.shares``): each bank's pot is
+    the levy of its deals, split when it passes (its next deal is a new bank's first, or the
+    night is over), half rounded down to its banker and the rest to the house."""
+    split: dict[str, int] = {"house": 0}
+    pot = 0
+    for i, hand in enumerate(hands):
+        pot += hand["result"].get("levy", 0)
+        following = hands[i + 1] if i + 1 < len(hands) else None
+        if following is None or following["meta"].get("deal") == 1:
+            banker = hand["meta"]["banker"]
+            split[banker] = split.get(banker, 0) + pot // 2
+            split["house"] += pot - pot // 2
+            pot = 0
+    return split
+
+
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded deal's bets and one settled line per bet (a Monte Carlo's parts summed)."""
     merged: dict[int, dict] = {}

@@ -1456,6 +1456,12 @@ def between_banks(state: State) -> bool:
     return state["phase"] == FINISHED or (state["phase"] == AUCTION and state["hands"] > 0)
 
 
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """What of a night's chips went to anyone outside its hands' results (``Game.shares``):
+    nothing, in this game."""
+    return {}
+
+
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded hand's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["bets"], entry["result"]["settled"]
