@@ -142,3 +142,23 @@ def test_an_endless_input_is_refused_at_once(capsys, monkeypatch):
         os.close(read)
         os.waitpid(pid, 0)
     assert code == 2 and "larger than 1 MB" in capsys.readouterr().err
+
+
+def test_chips_a_punter_comes_to_a_hand_with_that_contradict_their_last_hand_fail(
+    tmp_path, capsys, night
+):
+    """The hand itself still settles (its result moved with its chips): only the record around
+    it says the punter could not have had them."""
+    data = copy.deepcopy(night)
+    hands = data["hands"]
+    i, pid = next(
+        (i, pid)
+        for i in range(1, len(hands))
+        for pid in hands[i]["players"]
+        if pid in hands[i - 1]["players"]
+    )
+    hands[i]["players"][pid] += 50
+    hands[i]["result"]["players"][pid] += 50
+    code, said = verified(tmp_path, capsys, data)
+    assert code == 1 and f"hand {i + 1}: " in said and "comes to it with" in said, said
+    assert "recorded result" not in said, said

@@ -203,9 +203,41 @@ def standings_problems(export: dict, trusted: bool = True) -> list[str]:
             problems.append(
                 f"standings: {players[row['player']]} is placed {row.get('place')!r}, their net gives {expected}"
             )
-    if problems or not trusted or not export["table"].get("ended_at") or export["held_back"]:
+    if problems or not trusted:
+        return problems
+    problems = _carried(export)
+    if problems or not export["table"].get("ended_at") or export["held_back"]:
         return problems
     return _chips(export, rows, bought)
+
+
+def _carried(export: dict) -> list[str]:
+    """A punter's chips before a hand are what they had after their last hand as a punter,
+    plus what they bought since (a banker's chips in hand are not recorded: a player who held
+    the bank in between is picked up again at their next hand)."""
+    buy_ins: dict[str, list[tuple[int, int]]] = {}
+    for entry in export["buy_ins"]:
+        buy_ins.setdefault(entry["player"], []).append((entry.get("version"), entry["amount"]))
+    after: dict[str, tuple[int, int]] = {}  # a punter's chips after their last hand, and when
+    problems = []
+    for i, hand in enumerate(export["hands"], start=1):
+        version = hand["meta"]["version"]
+        for pid, before in hand["players"].items():
+            if pid in after:
+                chips, since = after[pid]
+                chips += sum(
+                    amount
+                    for at, amount in buy_ins.get(pid, [])
+                    if isinstance(at, int) and since < at <= version
+                )
+                if before != chips:
+                    problems.append(
+                        f"hand {i}: {export['players'][pid]} ({pid}) comes to it with {before} "
+                        f"chips, after {chips} at their last hand and their buy-ins since"
+                    )
+            after[pid] = (hand["result"]["players"][pid], version)
+        after.pop(hand["meta"]["banker"], None)
+    return problems
 
 
 def _chips(export: dict, rows: list[dict], bought: dict[str, int]) -> list[str]:
