@@ -141,8 +141,8 @@ def story(table: GameTable) -> dict:
 
     ``biggest_win``: the most a player won in one hand (a banker: what their bank gained);
     ``boldest_bet``: the largest stake of one bet; ``longest_bank``: the most hands one player
-    held the bank in a row; ``broke_bank``: who won the most in the hand that emptied the
-    largest bank. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
+    held the bank in a row; ``broke_bank``: whose winning bet took the last chip of the largest
+    bank emptied (the game's ``emptied_by``), not whoever won the most in that hand. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
     night had nothing of the kind; ``round``: the game's word for a hand (``Game.ROUND``), which
     the numbers count.
     """
@@ -181,9 +181,9 @@ def story(table: GameTable) -> dict:
         if result["bank"] == 0 < entry["bank"] and (
             broken is None or entry["bank"] > broken["amount"]
         ):
-            winner = max(gains, key=lambda pid: gains[pid])
-            if winner != banker:
+            breaker = game(entry["game"]).emptied_by(entry)
+            if breaker is not None:
                 told["broke_bank"] = line(
-                    winner, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
+                    breaker, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
                 )
     return told

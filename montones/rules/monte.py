@@ -14,7 +14,7 @@ from itertools import combinations
 from random import Random
 from typing import Any
 
-from montones.rules import chance, computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, settlement, table
 from montones.rules.cards import FRENCH, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -817,6 +817,14 @@ def balances(state: State) -> dict[str, int]:
     coup = state["coup"]
     return rotation.balances(
         state, table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
+    )
+
+
+def emptied_by(entry: dict[str, Any]) -> str | None:
+    """Who broke the bank in a recorded hand (``Game.emptied_by``): its settled lines as the
+    bank paid them."""
+    return settlement.emptied_by(
+        entry["bank"], entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
     )
 
 

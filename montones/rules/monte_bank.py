@@ -17,7 +17,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from montones.rules import chance, computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, settlement, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -869,6 +869,12 @@ def scenario_bet(placed: dict) -> dict[str, Any]:
 
 def _settled_line(line: dict) -> dict[str, Any]:
     return {key: line[key] for key in ("bet", "part", "result", "net", "levy")}
+
+
+def emptied_by(entry: dict[str, Any]) -> str | None:
+    """Who broke the bank in a recorded hand (``Game.emptied_by``): its settled lines as the
+    bank paid them, each part of a bet on its own."""
+    return settlement.emptied_by(entry["bank"], entry["bets"], entry["result"]["settled"])
 
 
 def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
