@@ -395,7 +395,7 @@ def finish(state: State, events: Events) -> None:
     if coup and state["phase"] == BETTING:
         for placed in list(coup["bets"]):
             _return_bet(state, placed)
-    rotation.close_bank(state, events)
+    rotation.close_bank(state, events, state["coups"])
     state["coup"] = None
     rotation.night_over(state, events)
 

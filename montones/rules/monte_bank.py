@@ -677,7 +677,7 @@ def finish(state: State, events: Events) -> None:
         for placed in list(deal["bets"]):
             _return_bet(state, placed)
     banker = state["banker"]
-    rotation.close_bank(state, events)
+    rotation.close_bank(state, events, state["deals"])
     if banker is not None:
         _split_pot(state, banker, events)
     state["deal"] = None
