@@ -131,6 +131,8 @@ def record_problems(export: dict) -> list[str]:
             problems.append(f"hand {i}: numbered {number} after {max(seen)}: out of order")
         if _count(number):
             seen.setdefault(number, i)
+        if hand.get("game") != export["table"].get("game"):
+            problems.append(f"hand {i}: a hand of {hand.get('game')!r}, not of the table's game")
         if meta.get("table") != code:
             problems.append(f"hand {i}: of table {meta.get('table')!r}, not {code!r}")
         version = meta.get("version")
@@ -181,7 +183,10 @@ def standings_problems(export: dict, trusted: bool = True) -> list[str]:
     for entry in export["buy_ins"]:
         amount = entry.get("amount") if isinstance(entry, dict) else None
         player = entry.get("player") if isinstance(entry, dict) else None
-        if not _count(amount) or not isinstance(player, str) or player not in players:
+        version = entry.get("version") if isinstance(entry, dict) else None
+        if not (_count(amount) and _count(version) and isinstance(player, str)) or (
+            player not in players
+        ):
             return [f"buy-ins: {entry!r} is not a buy-in of a player of the table"]
         bought[entry["player"]] += amount
     for row in rows:
@@ -217,7 +222,7 @@ def _carried(export: dict) -> list[str]:
     the bank in between is picked up again at their next hand)."""
     buy_ins: dict[str, list[tuple[int, int]]] = {}
     for entry in export["buy_ins"]:
-        buy_ins.setdefault(entry["player"], []).append((entry.get("version"), entry["amount"]))
+        buy_ins.setdefault(entry["player"], []).append((entry["version"], entry["amount"]))
     after: dict[str, tuple[int, int]] = {}  # a punter's chips after their last hand, and when
     problems = []
     for i, hand in enumerate(export["hands"], start=1):
@@ -225,14 +230,10 @@ def _carried(export: dict) -> list[str]:
         for pid, before in hand["players"].items():
             if pid in after:
                 chips, since = after[pid]
-                chips += sum(
-                    amount
-                    for at, amount in buy_ins.get(pid, [])
-                    if isinstance(at, int) and since < at <= version
-                )
+                chips += sum(amount for at, amount in buy_ins.get(pid, []) if since < at <= version)
                 if before != chips:
                     problems.append(
-                        f"hand {i}: {export['players'][pid]} ({pid}) comes to it with {before} "
+                        f"hand {i}: {export['players'].get(pid, pid)} ({pid}) comes to it with {before} "
                         f"chips, after {chips} at their last hand and their buy-ins since"
                     )
             after[pid] = (hand["result"]["players"][pid], version)
