@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
+import secrets
 from collections import Counter
 
 import pytest
@@ -191,14 +191,34 @@ def test_a_monte_bank_night_whose_house_kept_a_levy_counts_no_winnings_as_bought
         assert sum(row["net"] for row in service.standings(table)) == -kept < 0
 
 
-def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fresh_database(request, tmp_path):
+    """A database of its own (its ledger's columns are dropped and added back): a SQLite file,
+    or a new PostgreSQL database where the tests' server answers."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.sqlite'}"
+        return
+    request.getfixturevalue("postgres_url")  # skips (or fails under CI) with no server
+    import psycopg
+
+    from tests.conftest import PG_ADMIN
+
+    name = f"montones_upgrade_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(fresh_database):
     """An older database's ledger has no ``kind``: the app adds it, marks the entries of its
     joins and top-ups as buy-ins, and the ledger is append-only again afterwards."""
     from montones import create_app
-    from montones.config import TestConfig
+    from montones.config import TestConfig, database_uri
 
     class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'old.sqlite'}"
+        SQLALCHEMY_DATABASE_URI = database_uri(fresh_database)
 
     def opened():
         app = create_app(Config)
@@ -220,16 +240,16 @@ def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(tm
         code = table.code
         before = service.standings(service.get_table(code))
         db.session.remove()
+        with db.engine.begin() as conn:  # the ledger as it was made before
+            conn.exec_driver_sql("ALTER TABLE ledger DROP COLUMN kind")
         db.engine.dispose()
-    with sqlite3.connect(tmp_path / "old.sqlite") as old:  # the ledger as it was made before
-        old.execute("ALTER TABLE ledger DROP COLUMN kind")
     app = opened()
     with app.app_context():
         table = service.get_table(code)
         assert service.buy_ins(table) == {seats[0]: 130, seats[1]: 100, seats[2]: 100}
         assert service.standings(table) == before
+        db.session.remove()
         with pytest.raises(Exception, match="append-only"):
             with db.engine.begin() as conn:
                 conn.exec_driver_sql("UPDATE ledger SET kind = NULL")
-        db.session.remove()
         db.engine.dispose()
