@@ -10,7 +10,7 @@ night ended whenever the draw says (mid-bank too). Whatever happened:
 - a new night's players have bought exactly their starting chips there;
 - the night's export verifies: its standings are what its hands and buy-ins add up to.
 
-``STANDINGS_EXAMPLES`` nights per game and database (16 unless set).
+``STANDINGS_EXAMPLES`` nights per game and database (12 unless set).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from montones.rules.games import game
 from montones.service import Actor
 
 HOST = Actor(is_host=True)
-EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "16"))
+EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "12"))
 
 SETTINGS = {
     "montones": st.fixed_dictionaries(
