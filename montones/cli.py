@@ -75,11 +75,22 @@ def main(argv=None):
     return args.run(args)
 
 
+# The largest file replay and verify read: a night of thousands of hands is a few megabytes.
+# Reading stops there, so an endless input (a device, a pipe) is refused as soon as it passes it.
+MOST_BYTES = 64 * 1024 * 1024
+
+
 def _load(path):
     """The JSON in ``path``, or a one-line reason why not (as a ValueError)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        with open(path, "rb") as f:
+            first = f.read(min(1024, MOST_BYTES + 1))
+            if first.lstrip()[:1] != b"{":
+                raise ValueError(f"{path} is not a JSON object: it does not begin with {{")
+            raw = first + f.read(MOST_BYTES + 1 - len(first))
+        if len(raw) > MOST_BYTES:
+            raise ValueError(f"{path} is larger than {MOST_BYTES // 2**20} MB: not read")
+        return json.loads(raw.decode("utf-8"))
     except json.JSONDecodeError as e:
         raise ValueError(
             f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
@@ -128,7 +139,15 @@ def _verify(args):
         return 1
     hands = len(data["hands"])
     decks = len({hand["shuffle"]["commitment"] for hand in data["hands"]})
-    print(f"{hands} hands from {decks} decks: every result and every commitment checks out")
+    print(
+        f"{hands} hands from {decks} decks: every result, every commitment, the hands' numbers "
+        "and the standings check out"
+        + (
+            ""
+            if data["table"].get("ended_at") and not data["held_back"]
+            else " (the chips as the table stood mid-night are not re-derived from the hands)"
+        )
+    )
     return 0
 
 

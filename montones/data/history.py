@@ -17,9 +17,9 @@ from montones.data import queries
 from montones.data.clock import clock
 from montones.data.models import GameTable, Hand
 from montones.extensions import db
+from montones.rules.audit import FORMAT
 from montones.rules.games import game
 
-FORMAT = "montones-export/1"
 # The largest hand number a table can have: the hands table keeps it in a 32-bit integer.
 MOST_HANDS = 2**31 - 1
 
@@ -123,6 +123,9 @@ def export(table: GameTable) -> dict:
         # As the table stands, best first: each player's chips (an open bank counted as its
         # banker's), what the house gave them (starting chips and top-ups), the net and place.
         "standings": queries.standings(table),
+        # Every chip the house issued a player (starting chips, top-ups), oldest first: the
+        # standings' ``bought`` is their sum.
+        "buy_ins": queries.buy_in_entries(table),
         "computers": [pid for pid, p in state["players"].items() if p.get("computer")],
         "exported_at": clock().utcnow().replace(tzinfo=UTC).isoformat(timespec="seconds"),
         # Hands of the deck still being dealt wait until it is done: their cards are to come.
@@ -138,8 +141,8 @@ def story(table: GameTable) -> dict:
 
     ``biggest_win``: the most a player won in one hand (a banker: what their bank gained);
     ``boldest_bet``: the largest stake of one bet; ``longest_bank``: the most hands one player
-    held the bank in a row; ``broke_bank``: who won the most in the hand that emptied the
-    largest bank. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
+    held the bank in a row; ``broke_bank``: whose winning bet took the last chip of the largest
+    bank emptied (the game's ``emptied_by``), not whoever won the most in that hand. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
     night had nothing of the kind; ``round``: the game's word for a hand (``Game.ROUND``), which
     the numbers count.
     """
@@ -178,9 +181,9 @@ def story(table: GameTable) -> dict:
         if result["bank"] == 0 < entry["bank"] and (
             broken is None or entry["bank"] > broken["amount"]
         ):
-            winner = max(gains, key=lambda pid: gains[pid])
-            if winner != banker:
+            breaker = game(entry["game"]).emptied_by(entry)
+            if breaker is not None:
                 told["broke_bank"] = line(
-                    winner, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
+                    breaker, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
                 )
     return told

@@ -64,7 +64,14 @@ class LedgerEntry(db.Model):
     version: Mapped[int]
     account: Mapped[str] = mapped_column(String(32))  # "player:p1", "bank", "stakes", "house"
     amount: Mapped[int] = mapped_column(BigInteger)  # one movement can pass 2**31 chips
+    # BUY_IN on both sides of chips the house issues (starting chips, a top-up, a new night's
+    # chips); None on a move of play. The house's account also takes the levy it keeps, so
+    # what a player bought is read from this, never from which accounts moved.
+    kind: Mapped[str | None] = mapped_column(String(8), default=None)
     created_at: Mapped[datetime]
+
+
+BUY_IN = "buy_in"
 
 
 class Action(db.Model):
@@ -122,18 +129,36 @@ def init_app(app) -> None:
         with _one_process_at_a_time(engine):
             db.create_all()
             with engine.begin() as conn:
+                _add_columns(conn)
                 for statement in append_only_triggers(engine.dialect.name):
                     conn.exec_driver_sql(statement)
-                _add_columns(conn)
 
 
 def _add_columns(conn) -> None:
-    """A database made before a table had the TV's language or its next night gets the columns
-    (create_all makes missing tables, never missing columns)."""
+    """A database made before a table had the TV's language or its next night, or before the
+    ledger told buy-ins apart, gets the columns (create_all makes missing tables, never missing
+    columns)."""
     columns = {c["name"] for c in inspect(conn).get_columns("game_tables")}
     for name in ("tv_language", "next_code"):
         if name not in columns:
             conn.exec_driver_sql(f"ALTER TABLE game_tables ADD COLUMN {name} VARCHAR(8)")
+    if "kind" not in {c["name"] for c in inspect(conn).get_columns("ledger")}:
+        _mark_buy_ins(conn)
+
+
+def _mark_buy_ins(conn) -> None:
+    """The ledger's ``kind``, added to an older database: its buy-ins are the entries of the
+    actions that issued chips (joins and top-ups, the only ones that may). The append-only
+    triggers are lifted for this one upgrade, in its own transaction (init_app sets them again
+    right after): marking what an entry was is the only change made to a row."""
+    for statement in drop_append_only_triggers(conn.dialect.name, "ledger"):
+        conn.exec_driver_sql(statement)
+    conn.exec_driver_sql("ALTER TABLE ledger ADD COLUMN kind VARCHAR(8)")
+    conn.exec_driver_sql(
+        f"UPDATE ledger SET kind = '{BUY_IN}' WHERE EXISTS (SELECT 1 FROM actions "
+        "WHERE actions.table_id = ledger.table_id AND actions.version = ledger.version "
+        "AND actions.kind IN ('join', 'top_up'))"
+    )
 
 
 @contextmanager
@@ -173,6 +198,15 @@ def append_only_triggers(dialect: str) -> list[str]:
             for table in APPEND_ONLY
             for op in ("UPDATE", "DELETE")
         ]
+    return []
+
+
+def drop_append_only_triggers(dialect: str, table: str) -> list[str]:
+    """The statements that lift :func:`append_only_triggers` from one table."""
+    if dialect == "postgresql":
+        return [f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}"]
+    if dialect == "sqlite":
+        return [f"DROP TRIGGER IF EXISTS {table}_no_{op}" for op in ("update", "delete")]
     return []
 
 

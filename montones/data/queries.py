@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, func, select
 
-from montones.data.models import Action, GameTable, LedgerEntry, Player
+from montones.data.models import BUY_IN, Action, GameTable, LedgerEntry, Player
 from montones.data.refusals import NotFound
 from montones.data.snapshot import Snapshot
 from montones.extensions import db
@@ -172,26 +172,33 @@ def _seat_order(seat: str) -> int:
     return int(seat[1:])
 
 
-_HOUSE = LedgerEntry.__table__.alias("house")
-
-
 def buy_ins(table: Snapshot) -> dict[str, int]:
-    """The chips each seat was given by the house (its starting chips and every top-up): a
-    player's entries at the versions where the house issued chips, as the ledger has them."""
+    """The chips the house issued each seat (its starting chips and every top-up): the sum of
+    its buy-in entries. Only those: the house's account also takes the levy it keeps, so a
+    version where it moved may be a settlement."""
+    bought: dict[str, int] = {}
+    for entry in buy_in_entries(table):
+        bought[entry["player"]] = bought.get(entry["player"], 0) + entry["amount"]
+    return bought
+
+
+def buy_in_entries(table: Snapshot) -> list[dict]:
+    """Each chip the house issued a player, as an export lists them: the seat, the amount and
+    the table version that issued it, oldest first."""
     ledger = LedgerEntry.__table__
-    issued = select(_HOUSE.c.version).where(
-        _HOUSE.c.table_id == table.id, _HOUSE.c.account == "house"
-    )
     rows = db.session.execute(
-        select(ledger.c.account, func.sum(ledger.c.amount))
+        select(ledger.c.account, ledger.c.amount, ledger.c.version)
         .where(
             ledger.c.table_id == table.id,
+            ledger.c.kind == BUY_IN,
             ledger.c.account.like("player:%"),
-            ledger.c.version.in_(issued),
         )
-        .group_by(ledger.c.account)
+        .order_by(ledger.c.version, ledger.c.id)
     ).all()
-    return {account[7:]: int(total) for account, total in rows}
+    return [
+        {"player": account[7:], "amount": amount, "version": version}
+        for account, amount, version in rows
+    ]
 
 
 def standings(table: Snapshot) -> list[dict]:

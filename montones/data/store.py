@@ -18,7 +18,7 @@ from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from montones.data import history
 from montones.data.clock import clock
-from montones.data.models import Action, GameTable, Hand, LedgerEntry, Player
+from montones.data.models import BUY_IN, Action, GameTable, Hand, LedgerEntry, Player
 from montones.data.queries import Seat
 from montones.data.refusals import NotFound
 from montones.data.snapshot import COLUMNS, Snapshot
@@ -148,7 +148,8 @@ def write(
 ) -> None:
     """Store a new state with its action row, the ledger entries of what moved and the hand it
     settled, if any; and the host's switches (``paused``, ``ended_at``, ``tv_language``,
-    ``next_code``) as the table has them."""
+    ``next_code``) as the table has them. Chips a join or a top-up brings to the table are
+    issued by the house: those entries are the buy-ins (``kind``)."""
     rules = game(table.game)
     before, after = rules.balances(table.state), rules.balances(new_state)
     moves = {
@@ -161,6 +162,7 @@ def write(
         raise RuntimeError(f"{kind} would create or destroy {issued} chips")
     if issued:
         moves["house"] = -issued
+    entry_kind = BUY_IN if issued else None
     version = new_state["version"]
     now = clock().utcnow()
     if moves:
@@ -172,6 +174,7 @@ def write(
                     "version": version,
                     "account": account,
                     "amount": amount,
+                    "kind": entry_kind,
                     "created_at": now,
                 }
                 for account, amount in sorted(moves.items())

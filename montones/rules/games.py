@@ -85,6 +85,14 @@ class Game(Protocol):
         what the action ``kind`` (or the game's own move, or ``"seated"``) that led to the
         TV's ``view`` shows; ``templates/games/<NAME>/_demo.html`` puts it in words."""
 
+    def emptied_by(self, entry: dict[str, Any]) -> str | None:
+        """Who broke the bank in a recorded hand: the punter whose winning line took its last
+        chip as the bank paid its lines; None if none did."""
+
+    def shares(self, hands: list[dict[str, Any]]) -> dict[str, int]:
+        """What of a night's chips went to anyone outside its hands' results, from its hands
+        (an export's, all of them, oldest first): by player, and the ``"house"``'s."""
+
     def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         """The problems of an export's hands (``(where, hand)``) that share one deck, opened
         and cut (``dealt``): each a line saying where a hand is not what that deck deals."""

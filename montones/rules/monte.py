@@ -14,7 +14,7 @@ from itertools import combinations
 from random import Random
 from typing import Any
 
-from montones.rules import chance, computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, settlement, table
 from montones.rules.cards import FRENCH, suit
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -395,7 +395,7 @@ def finish(state: State, events: Events) -> None:
     if coup and state["phase"] == BETTING:
         for placed in list(coup["bets"]):
             _return_bet(state, placed)
-    rotation.close_bank(state, events)
+    rotation.close_bank(state, events, state["coups"])
     state["coup"] = None
     rotation.night_over(state, events)
 
@@ -818,6 +818,20 @@ def balances(state: State) -> dict[str, int]:
     return rotation.balances(
         state, table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
     )
+
+
+def emptied_by(entry: dict[str, Any]) -> str | None:
+    """Who broke the bank in a recorded hand (``Game.emptied_by``): its settled lines as the
+    bank paid them."""
+    return settlement.emptied_by(
+        entry["bank"], entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
+    )
+
+
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """What of a night's chips went to anyone outside its hands' results (``Game.shares``):
+    nothing, in this game."""
+    return {}
 
 
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from montones.rules import chance, computer, hand_records, rotation, table
+from montones.rules import chance, computer, hand_records, rotation, settlement, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -677,7 +677,7 @@ def finish(state: State, events: Events) -> None:
         for placed in list(deal["bets"]):
             _return_bet(state, placed)
     banker = state["banker"]
-    rotation.close_bank(state, events)
+    rotation.close_bank(state, events, state["deals"])
     if banker is not None:
         _split_pot(state, banker, events)
     state["deal"] = None
@@ -869,6 +869,29 @@ def scenario_bet(placed: dict) -> dict[str, Any]:
 
 def _settled_line(line: dict) -> dict[str, Any]:
     return {key: line[key] for key in ("bet", "part", "result", "net", "levy")}
+
+
+def emptied_by(entry: dict[str, Any]) -> str | None:
+    """Who broke the bank in a recorded hand (``Game.emptied_by``): its settled lines as the
+    bank paid them, each part of a bet on its own."""
+    return settlement.emptied_by(entry["bank"], entry["bets"], entry["result"]["settled"])
+
+
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """The levy pots of a night's banks as they were split (``Game.shares``): each bank's pot is
+    the levy of its deals, split when it passes (its next deal is a new bank's first, or the
+    night is over), half rounded down to its banker and the rest to the house."""
+    split: dict[str, int] = {"house": 0}
+    pot = 0
+    for i, hand in enumerate(hands):
+        pot += hand["result"].get("levy", 0)
+        following = hands[i + 1] if i + 1 < len(hands) else None
+        if following is None or following["meta"].get("deal") == 1:
+            banker = hand["meta"]["banker"]
+            split[banker] = split.get(banker, 0) + pot // 2
+            split["house"] += pot - pot // 2
+            pot = 0
+    return split
 
 
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:

@@ -21,7 +21,7 @@ from itertools import permutations
 from random import Random
 from typing import Any
 
-from montones.rules import chance, computer, hand_records, table
+from montones.rules import chance, computer, hand_records, settlement, table
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -1454,6 +1454,18 @@ def over(state: State) -> bool:
 def between_banks(state: State) -> bool:
     """No bank is running and one has: the TV has room for the night so far."""
     return state["phase"] == FINISHED or (state["phase"] == AUCTION and state["hands"] > 0)
+
+
+def emptied_by(entry: dict[str, Any]) -> str | None:
+    """Who broke the bank in a recorded hand (``Game.emptied_by``): its settled lines as the
+    bank paid them."""
+    return settlement.emptied_by(entry["bank"], entry["bets"], entry["result"]["settled"])
+
+
+def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
+    """What of a night's chips went to anyone outside its hands' results (``Game.shares``):
+    nothing, in this game."""
+    return {}
 
 
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:

@@ -267,10 +267,14 @@ def pass_bank(state: State, events: Events, why: str, least: int, **passed: Any)
     night_over(state, events)
 
 
-def close_bank(state: State, events: Events) -> None:
-    """The host ends the night with a bank running: it goes back into its banker's chips,
-    without counting as one of their banks."""
+def close_bank(state: State, events: Events, dealt: int) -> None:
+    """The host ends the night with a bank running: it goes back into its banker's chips. It
+    counts as one of their banks held once it has dealt (``dealt``: its coups or deals), as
+    the TV counts them: a banker who ran two coups held a bank."""
     banker = state["banker"]
+    # In the bank phase the banker has put up nothing yet: ``dealt`` is the bank before's.
+    if banker is not None and state["phase"] != BANK and dealt:
+        state["banks"][banker] += 1
     if banker is not None and state["bank"]:
         state["players"][banker]["chips"] += state["bank"]
         events.append({"type": "bank_closed", "banker": banker, "amount": state["bank"]})

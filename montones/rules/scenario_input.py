@@ -44,9 +44,10 @@ def listed(data: dict, key: str, where: str = "the scenario") -> list:
 
 
 def seated_chips(data: dict) -> dict[str, int]:
-    """The scenario's ``players``: each player's name and chips."""
+    """The scenario's ``players``: each player's name and chips. It may be empty: a table's
+    banker deals on alone once every punter has left (and records that hand)."""
     players = field(data, "players")
-    if not isinstance(players, dict) or not players:
+    if not isinstance(players, dict):
         raise ScenarioError('"players" maps each player\'s name to their chips')
     return {name: whole_number(chips, f"{name}'s chips") for name, chips in players.items()}
 

@@ -41,3 +41,16 @@ def explain(settled: list[dict], bank_after: int, owed: Callable[[dict], int]) -
         lines.append({**line, "held": held, "owed": owed(line)})
         held -= line["net"] + line.get("levy", 0)
     return lines
+
+
+def emptied_by(bank: int, bets: list[dict], settled: list[dict]) -> str | None:
+    """Who broke a bank that held ``bank``: the punter whose winning line, settled in the bank's
+    order, took its last chip (the lines after it are void). None when no winning line emptied
+    it. Not whoever won the most in the hand: a line paid in full before the bank ran short
+    did not break it."""
+    held = bank
+    for line in settled:
+        held -= line["net"] + line.get("levy", 0)
+        if held <= 0:
+            return bets[line["bet"]]["player"] if line["net"] > 0 else None
+    return None

@@ -68,7 +68,7 @@ def test_a_recorded_hand_replays_to_its_recorded_result():
     assert record["heaps"] == ["5o", "3c", "Ro", "2e"]
     assert replay(record) == record["result"]
     assert record["result"]["players"] == {"ana": 106, "ben": 100, "eva": 108, "dan": 106}
-    assert audit.verify({"hands": [record]}) == []
+    assert audit.verify_hands([record]) == []
 
 
 def test_the_deck_stays_live_after_a_rey_until_the_heaps_are_gathered():
@@ -94,8 +94,8 @@ def test_hands_that_keep_the_heaps_verify_against_the_one_deck():
     second = settle(t, (montones.bet, "eva", 1, 3), (montones.choose_bank_heap, "ana", 2))
     assert second["shuffle"]["commitment"] == first["shuffle"]["commitment"]
     assert second["shuffle"]["kept"] == {"split": 4, "position": 10}
-    assert audit.verify({"hands": [first, second]}) == []
-    assert "missing from the export" in audit.verify({"hands": [second]})[0]
+    assert audit.verify_hands([first, second]) == []
+    assert "missing from the export" in audit.verify_hands([second])[0]
 
 
 def test_verify_finds_an_altered_card_an_altered_bet_and_a_wrong_salt():
@@ -109,14 +109,14 @@ def test_verify_finds_an_altered_card_an_altered_bet_and_a_wrong_salt():
     )
     card = copy.deepcopy(record)
     card["heaps"][0] = "6o"  # still a winning heap: only the commitment can tell
-    assert any("turned cards" in p for p in audit.verify({"hands": [card]}))
+    assert any("turned cards" in p for p in audit.verify_hands([card]))
     stake = copy.deepcopy(record)
     stake["bets"][1]["amount"] = 5
-    assert any("recorded result" in p for p in audit.verify({"hands": [stake]}))
+    assert any("recorded result" in p for p in audit.verify_hands([stake]))
     salt = copy.deepcopy(record)
     was = salt["shuffle"]["salt"]
     salt["shuffle"]["salt"] = ("1" if was[0] == "0" else "0") + was[1:]  # never the same salt
-    assert any("do not hash" in p for p in audit.verify({"hands": [salt]}))
+    assert any("do not hash" in p for p in audit.verify_hands([salt]))
 
 
 def test_a_monte_bank_is_committed_and_its_coups_verify():
@@ -135,10 +135,10 @@ def test_a_monte_bank_is_committed_and_its_coups_verify():
         records.append(record)
         if t.state["phase"] == monte.COUP_OVER:
             t.do(monte.next_coup, banker)
-    assert audit.verify({"hands": records}) == []
+    assert audit.verify_hands(records) == []
     swapped = copy.deepcopy(records)
     swapped[1]["result"]["coups"][0]["gate"], swapped[1]["deck"][-3] = "XX", "XX"
-    assert audit.verify({"hands": swapped})
+    assert audit.verify_hands(swapped)
     moved = copy.deepcopy(records)
     moved[2]["shuffle"]["coup"] = 1
-    assert any("not coup 1" in p for p in audit.verify({"hands": moved}))
+    assert any("not coup 1" in p for p in audit.verify_hands(moved))

@@ -342,6 +342,30 @@ def test_finishing_returns_open_bets_and_the_running_bank():
     assert monte.standings(t.state)[0]["chips"] == 100
 
 
+def test_a_bank_that_dealt_counts_as_held_when_the_night_ends_mid_bank():
+    """Anna runs two coups and the night ends: the TV's "banks held" says 1, not 0."""
+    t = MonteTable(players=("anna", "ben"), banks_each=1)
+    banker = t.start(bank=50)
+    t.do(monte.turn_gate, banker)
+    t.do(monte.next_coup, banker)
+    assert t.state["coups"] == 2 and t.state["banker"] == banker
+    t.do(monte.finish)
+    assert {p["id"]: p["banks"] for p in monte.view(t.state)["players"]} == {
+        banker: 1,
+        "ben" if banker == "anna" else "anna": 0,
+    }
+
+
+def test_a_bank_not_yet_put_up_when_the_night_ends_is_nobodys():
+    """The bank passed to Ben, who has put nothing up: only Anna held one."""
+    t = MonteTable(players=("anna", "ben", "cid"), short_bank=1, banks_each=2)
+    t.start()
+    t.do(monte.turn_gate, "anna")
+    assert t.state["phase"] == monte.BANK and t.state["banker"] == "ben"
+    t.do(monte.finish)
+    assert t.state["banks"] == {"anna": 1, "ben": 0, "cid": 0}
+
+
 # --- what a seat may see -----------------------------------------------------------------------
 
 

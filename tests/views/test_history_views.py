@@ -169,6 +169,26 @@ def test_the_tv_numbers_the_last_hands_across_the_night_not_within_a_bank(app):
     assert '<span class="recent__n">9</span>' in coup
 
 
+def test_one_numbering_everywhere_the_nights_count_not_the_banks(app):
+    """The seventh deal of the night, the second of Ben's bank, is 7 in the history's title and
+    on the TV's last deals of Monte Bank, as in the story, the export and verify; so is every
+    game's hand in its title."""
+    meta = {"number": 7, "deal": 2, "coup": 2, "hand": 2, "banker": "p2", "names": {"p2": "Ben"}}
+    deal = {"meta": meta, "result": {"layout": {"ul": ["KS"]}}}
+    with app.test_request_context():
+        recent = str(history_macros(app, "monte_bank").recent(deal))
+        titles = {
+            game: re.sub(r"\s+", " ", str(history_macros(app, game).title(deal)))
+            for game in ("montones", "monte", "monte_bank")
+        }
+    assert '<span class="recent__n">7</span>' in recent
+    assert titles == {
+        "montones": "Hand 7 · Ben's bank",
+        "monte": "Coup 7 · Ben's bank",
+        "monte_bank": "Deal 7 · Ben's bank",
+    }
+
+
 def test_a_recorded_coup_lists_the_top_layout_before_the_bottom_like_the_table(app):
     entry = {
         "result": {"coups": [{"top": ["QH"], "bottom": ["7S"], "gate": "2H", "winning": ["top"]}]}
