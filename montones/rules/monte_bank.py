@@ -359,6 +359,11 @@ def check_settings(settings: dict) -> None:
         )
     if not isinstance(settings["levy"], bool):
         raise RulesError("the option %(flag)s is true or false", flag="levy")
+    # A computer banker puts up this bank: under the minimum bet it is refused at every tick.
+    if settings["bank_size"] < settings["min_bet"]:
+        raise RulesError(
+            "a bank must hold at least the table minimum of %(least)s", least=settings["min_bet"]
+        )
 
 
 _PHASE_REFUSAL = {

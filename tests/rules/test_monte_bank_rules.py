@@ -549,6 +549,8 @@ def test_the_settings_are_checked():
         monte_bank.new_table({"levy": "yes"})
     with pytest.raises(RulesError, match="unknown setting"):
         monte_bank.new_table({"max_bet": 10})
+    with pytest.raises(RulesError, match="at least the table minimum of 4"):
+        monte_bank.new_table({"bank_size": 3, "min_bet": 4})
 
 
 def test_a_deal_record_replays_to_its_recorded_result_and_opens_its_seal():
