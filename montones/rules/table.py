@@ -100,7 +100,12 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 # table (one person and computer players, which every screen of it says).
 TABLE_DEFAULTS = {"most_players": 40, "practice": False}
 TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
-MOST_PLAYERS = 500
+# The most a host may set: a table's screens show every player (the TV's felt, the standings
+# chart's lines), and a guest may make a table, so no table is larger than a busy night's.
+MOST_PLAYERS = 40
+# Seats a table gives over its night, those of players gone or sent away counted: a seat left
+# empty can be taken again, and each keeps its line in the standings.
+MOST_SEATS = 2 * MOST_PLAYERS
 
 
 def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str, Any]:
@@ -151,6 +156,11 @@ def no_room(state: State) -> RulesError | None:
     what the join form refuses, and what a watcher is told before choosing a name."""
     if state.get("closed"):
         return RulesError("the host has closed this table to new players")
+    if len(state["players"]) >= MOST_SEATS:
+        return RulesError(
+            "this table has seated %(most)s players tonight: start a new one for more",
+            most=MOST_SEATS,
+        )
     at_table = sum(1 for other in state["players"].values() if not other.get("left"))
     most = state["settings"].get("most_players", TABLE_DEFAULTS["most_players"])
     if at_table >= most:

@@ -6,6 +6,7 @@ import pytest
 
 from montones.rules import RulesError
 from montones.rules.games import GAMES
+from montones.rules.table import MOST_PLAYERS, MOST_SEATS
 
 GAME_NAMES = sorted(GAMES)
 
@@ -34,9 +35,9 @@ def test_a_seat_left_empty_by_a_player_sent_away_can_be_taken(game):
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-@pytest.mark.parametrize("most", [0, 1, 501, "40", 2.5, True])
+@pytest.mark.parametrize("most", [0, 1, 41, 500, "40", 2.5, True])
 def test_a_limit_that_is_no_table_is_refused(game, most):
-    with pytest.raises(RulesError, match="a table seats from 2 to 500 players"):
+    with pytest.raises(RulesError, match="a table seats from 2 to 40 players"):
         GAMES[game].new_table({"most_players": most})
 
 
@@ -54,3 +55,17 @@ def test_the_host_closes_the_doors_and_opens_them_again(game):
     assert events == [{"type": "doors_opened"}]
     assert joined(rules, opened, "Ben")["players"]["p2"]["name"] == "Ben"
     assert rules.ACTIONS["close_doors"].host and rules.ACTIONS["open_doors"].host
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_table_gives_at_most_twice_its_largest_size_in_seats_over_a_night(game):
+    """Sending players away and seating new ones would otherwise grow a table's standings
+    without end: every seat keeps its line."""
+    rules = GAMES[game]
+    state = joined(rules, rules.new_table({"most_players": 2}), "Ana")
+    for n in range(MOST_SEATS - 1):
+        state, _events = rules.join(state, f"p{n + 2}", f"Guest {n}", 100)
+        state, _events = rules.ACTIONS["kick"].call(state, "host", {"seat": f"p{n + 2}"}, 0.0)
+    assert len(state["players"]) == MOST_SEATS == 2 * MOST_PLAYERS
+    with pytest.raises(RulesError, match="this table has seated 80 players tonight"):
+        rules.join(state, "p81", "Eva", 100)
