@@ -50,7 +50,7 @@ from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
 from montones.rules import monte, monte_bank, montones, rotation
 from montones.rules.games import GAMES as ENGINES
-from montones.rules.table import TABLE_DEFAULTS, looks
+from montones.rules.table import MOST_SEATS, TABLE_DEFAULTS, looks
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -417,8 +417,12 @@ class LedgerMachine(RuleBasedStateMachine):
         taken = {looks(t.names[s]) for s in t.seats}
         mine = [s for s, p in t.seats.items() if p is phone]
         sent_away = bool(mine) and t.left(mine[-1])
-        # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted).
-        full = sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
+        # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted),
+        # and gives MOST_SEATS seats over its night (those sent away counted).
+        full = (
+            sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
+            or len(t.seats) >= MOST_SEATS
+        )
         # The host may have closed the doors to new players (a seat sent away stays out too).
         closed = t.picture is not None and bool(t.picture.state.get("closed"))
         ok = (
