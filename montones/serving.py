@@ -168,7 +168,7 @@ def app_to_serve():
 
 def whole_body(wsgi_app):
     """``wsgi_app`` given the request's body read whole: 413 past ``BODY_MAX`` bytes, 408 if it
-    does not come within ``BODY_SECONDS``. Neither server bounds a body's time or its size: a
+    does not come within ``BODY_SECONDS``, 400 if its connection closes first. Neither server bounds a body's time or its size: a
     form's view reading a body that never comes would wait forever.
 
     It also gives the app ``environ["montones.on_reader_gone"]``: a stream, which writes only
@@ -186,8 +186,13 @@ def whole_body(wsgi_app):
                 body = environ["wsgi.input"].read(BODY_MAX + 1)
         except gevent.Timeout:
             return _refuse(start_response, 408)
+        except OSError:  # the connection closed before the body's end (pywsgi, gunicorn)
+            return _refuse(start_response, 400)
         if len(body) > BODY_MAX:
             return _refuse(start_response, 413)
+        if length.isascii() and length.isdigit() and len(body) < int(length):
+            # gunicorn gives what came of a body cut short, pywsgi raises: neither is the form.
+            return _refuse(start_response, 400)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         sock = environ.get("gunicorn.socket") or environ.get("montones.socket")

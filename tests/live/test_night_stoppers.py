@@ -3,6 +3,8 @@ largest table a guest can make, asked for every page of it in a loop, holds up n
 a body cut short is refused as gunicorn refuses it, without a word in the log. Every table's
 chips balance after each attack."""
 
+import ast
+import subprocess
 import threading
 import time
 
@@ -20,6 +22,7 @@ from tests.helpers.liveserver import (
     start_server,
     stop_server,
 )
+from tests.helpers.netns import room
 from tests.live.test_guests import chips_balance, timed_taps
 from tests.live.test_hostile import P95_LIMIT, p95
 
@@ -129,3 +132,51 @@ def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live)
     for name, seconds in times.items():
         assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
     chips_balance(folder / "montones.sqlite")
+
+
+# A guest's flood of bodies cut short: ``n`` connections to ``host:port``, each a form whose
+# connection closes before its end (one says its length, one is sent in chunks). It prints
+# how many answers began with each status line.
+CUT_SHORT = """
+import collections, socket, sys
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+heads = (
+    b"POST /tables HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 900\\r\\n\\r\\nname=a",
+    b"POST /tables HTTP/1.1\\r\\nHost: x\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n5\\r\\nna",
+)
+seen = collections.Counter()
+for i in range(n):
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(heads[i % 2])
+        sock.shutdown(socket.SHUT_WR)
+        seen[sock.recv(4096).split(b"\\r\\n", 1)[0].decode()] += 1
+print(dict(seen), flush=True)
+"""
+CUT = 1000
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_body_cut_short_is_refused_with_400_and_no_word_in_the_log(tmp_path, server):
+    with room() as guests:
+        port = free_port()
+        process = start_server(tmp_path, port, server=server, host="0.0.0.0")
+        try:
+            log = tmp_path / "server.log"
+            base = f"http://{guests.here}:{port}"
+            code, punter = betting_table(base)
+            logged = log.stat().st_size
+            started = time.monotonic()
+            flood = guests.run(
+                CUT_SHORT, guests.here, str(port), str(CUT), stdout=subprocess.PIPE, text=True
+            )
+            out, _err = flood.communicate(timeout=60)
+            took = time.monotonic() - started
+            assert ast.literal_eval(out) == {"HTTP/1.1 400 Bad Request": CUT}
+            assert log.stat().st_size - logged < 2_000, log.read_text()[-2000:]
+            times = timed_taps(base, code, punter, rounds=10)
+            for name, seconds in times.items():
+                assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
+            print(f"{CUT} bodies cut short in {took:.1f} s, {log.stat().st_size - logged} B logged")
+        finally:
+            stop_server(process)
+    chips_balance(tmp_path / "montones.sqlite")
