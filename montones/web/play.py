@@ -135,6 +135,7 @@ def _bad_request(error):
     try:
         table = service.get_table(table)
     except service.NotFound:
+        limits.missed()  # the answer differs from a table's: it tells whether one exists
         return error
     return _gone(table, "out_of_date", 400, error.description)
 
