@@ -180,3 +180,48 @@ def test_a_body_cut_short_is_refused_with_400_and_no_word_in_the_log(tmp_path, s
         finally:
             stop_server(process)
     chips_balance(tmp_path / "montones.sqlite")
+
+
+# A guest guessing room codes through the refusal of a form without its CSRF token (htmx's
+# POST), ``n`` codes, the running table's among them. It prints the answers' statuses.
+GUESSING = """
+import collections, itertools, sys, time
+import httpx
+base, code, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+letters = itertools.product("ABCDEFGHJKLMNPQRSTUVWXYZ", repeat=4)
+codes = ["".join(next(letters)) for _ in range(n - 1)] + [code]
+seen = collections.Counter()
+started = time.monotonic()
+with httpx.Client(base_url=base, timeout=5) as guesser:
+    for guess in codes:
+        answer = guesser.post(f"/t/{guess}/a/bet", headers={"HX-Request": "true"})
+        seen[answer.status_code] += 1
+print(dict(seen), round(n / (time.monotonic() - started)), flush=True)
+"""
+GUESSED = 300
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_guesser_refused_for_its_csrf_token_runs_out_of_guesses(tmp_path, server):
+    with room() as guests:
+        port = free_port()
+        process = start_server(tmp_path, port, server=server, host="0.0.0.0")
+        try:
+            code, _punter = betting_table(f"http://{guests.here}:{port}")
+            flood = guests.run(
+                GUESSING,
+                f"http://{guests.here}:{port}",
+                code,
+                str(GUESSED),
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            out, _err = flood.communicate(timeout=120)
+        finally:
+            stop_server(process)
+    statuses, rate = out.strip().rsplit(" ", 1)
+    statuses = ast.literal_eval(statuses)
+    print(f"{statuses} at {rate} guesses a second")
+    # Ten answers for codes nobody holds, then nothing but "wait": the running table's too.
+    assert statuses == {400: 10, 429: GUESSED - 10}, statuses
+    chips_balance(tmp_path / "montones.sqlite")
