@@ -69,3 +69,17 @@ def test_a_table_gives_at_most_twice_its_largest_size_in_seats_over_a_night(game
     assert len(state["players"]) == MOST_SEATS == 2 * MOST_PLAYERS
     with pytest.raises(RulesError, match="this table has seated 80 players tonight"):
         rules.join(state, "p81", "Eva", 100)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("alike", ["B0b", "Bób", "B.o.b", "ВОВ", "b o b", "8ob"])
+def test_a_player_sent_away_does_not_come_back_under_a_name_drawn_alike(game, alike):
+    rules = GAMES[game]
+    state = joined(rules, rules.new_table({}), "Ana", "Bob")
+    sent_away, _events = rules.ACTIONS["kick"].call(state, "host", {"seat": "p2"}, 0.0)
+    with pytest.raises(RulesError, match="Bob was sent away by the host"):
+        rules.join(sent_away, "p3", alike, 100)
+    # Let back in, Bob has his seat again; another name is seated as before.
+    back, _events = rules.ACTIONS["readmit"].call(sent_away, "host", {"seat": "p2"}, 0.0)
+    assert "left" not in back["players"]["p2"]
+    assert rules.join(sent_away, "p3", "Rob", 100)[0]["players"]["p3"]["name"] == "Rob"

@@ -50,7 +50,7 @@ from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
 from montones.rules import monte, monte_bank, montones, rotation
 from montones.rules.games import GAMES as ENGINES
-from montones.rules.table import MOST_SEATS, TABLE_DEFAULTS, looks
+from montones.rules.table import MOST_SEATS, TABLE_DEFAULTS, looks, skeleton
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -414,7 +414,9 @@ class LedgerMachine(RuleBasedStateMachine):
         clean = name.strip()
         # A name stays its seat's, sent away or not (one line in the standings); a phone whose
         # last seat here was sent away sits down again only when the host lets it back in.
-        taken = {looks(t.names[s]) for s in t.seats}
+        taken = {looks(t.names[s]) for s in t.seats if not t.left(s)}
+        # Nor under a name drawn alike to one sent away ("B0b" for "Bob"), while they are away.
+        away = {skeleton(t.names[s]) for s in t.seats if t.left(s)}
         mine = [s for s, p in t.seats.items() if p is phone]
         sent_away = bool(mine) and t.left(mine[-1])
         # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted),
@@ -431,6 +433,7 @@ class LedgerMachine(RuleBasedStateMachine):
             and not closed
             and 0 < len(clean) <= 24
             and looks(clean) not in taken
+            and skeleton(clean) not in away
         )
         response = phone.client.post(
             f"/t/{t.code}/join", data={"csrf_token": phone.token, "name": name}
