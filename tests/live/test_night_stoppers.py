@@ -13,6 +13,7 @@ import pytest
 from montones import create_app
 from montones.config import TestConfig
 from montones.rules.table import MOST_PLAYERS, MOST_SEATS
+from montones.serving import Refusals
 from tests.helpers.liveserver import (
     SERVERS,
     Phone,
@@ -225,3 +226,54 @@ def test_a_guesser_refused_for_its_csrf_token_runs_out_of_guesses(tmp_path, serv
     # Ten answers for codes nobody holds, then nothing but "wait": the running table's too.
     assert statuses == {400: 10, 429: GUESSED - 10}, statuses
     chips_balance(tmp_path / "montones.sqlite")
+
+
+# A guest's flood of requests no server takes (a TLS hello where a request line goes, a header
+# name with a space): ``n`` of them, one a connection. It prints how many were answered 400.
+REFUSED = """
+import socket, sys
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+heads = (b"\\x16\\x03\\x01hello\\r\\n\\r\\n", b"GET / HTTP/1.1\\r\\nHost: x\\r\\nBad Header: y\\r\\n\\r\\n")
+answered = 0
+for i in range(n):
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(heads[i % 2])
+        answered += sock.recv(12) == b"HTTP/1.1 400"
+print(answered, flush=True)
+"""
+FLOODED = 5000
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_flood_of_refused_requests_writes_a_few_lines_to_the_hosts_console(tmp_path, server):
+    with room() as guests:
+        port = free_port()
+        process = start_server(tmp_path, port, server=server, host="0.0.0.0")
+        try:
+            log = tmp_path / "server.log"
+            logged = log.stat().st_size
+            flood = guests.run(
+                REFUSED, guests.here, str(port), str(FLOODED), stdout=subprocess.PIPE, text=True
+            )
+            out, _err = flood.communicate(timeout=120)
+            time.sleep(0.5)
+            written = log.stat().st_size - logged
+        finally:
+            stop_server(process)
+    print(f"{FLOODED} refused requests wrote {written} B to the log")
+    assert int(out) == FLOODED
+    # The first few are written as they come; the rest are told in one line a minute.
+    assert written < 2_000, log.read_text()[-2000:]
+
+
+def test_refusals_past_the_first_few_are_told_in_one_line_at_the_windows_end():
+    import gevent
+
+    lines: list[str] = []
+    refusals = Refusals(lines.append, shown=2, window=1.0)
+    admitted = [refusals.admit("10.0.0.9" if n % 4 else "10.0.0.8") for n in range(12)]
+    assert admitted == [True, True] + [False] * 10
+    assert lines == []
+    gevent.sleep(1.1)
+    assert lines == ["10 more requests refused in 1 s, from 2 address(es), most from 10.0.0.9 (8)"]
+    assert refusals.admit("10.0.0.9")  # a new window: written again
