@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from math import ceil
 
 import pygal
-from gevent import get_hub, monkey
+from gevent import monkey
+from gevent.threadpool import ThreadPool
 from pygal.style import Style
 
 # The seat colours of app.css (.seat-0 … .seat-7): a player's line is the colour of their chips.
@@ -57,14 +58,22 @@ LOOKS = {
 
 def drawing(draw: Callable[[], str]) -> Future:
     """``draw()`` under way, for its ``result()``. Under ``montones serve`` (gevent's), in a
-    thread of gevent's pool: a greenlet drawing a chart would hold up every other request
+    thread of a pool of one: a greenlet drawing a chart would hold up every other request
     until it is done, while the pool's thread leaves the event loop its turns (the interpreter
-    switches threads every 5 ms). Elsewhere (a test's client), drawn at once."""
+    switches threads every 5 ms); and one drawing at a time, so that charts asked at once
+    take turns rather than the event loop's share. Elsewhere (a test's client), drawn at
+    once."""
     if monkey.is_module_patched("threading"):
-        return get_hub().threadpool.spawn(draw)
+        global _pool
+        if _pool is None:  # made in the event loop's thread, as gevent's pools must be
+            _pool = ThreadPool(1)
+        return _pool.spawn(draw)
     done = Future()
     done.set_result(draw())
     return done
+
+
+_pool: ThreadPool | None = None
 
 
 def seat_colour(seat: str) -> str:
