@@ -97,8 +97,10 @@ def create_app(test_config=None):
     db.init_app(app)
     i18n.init_app(app)
     htmx.init_app(app)
-    security.init_app(app)
+    # Limits first: a device out of guesses is answered 429 before a request of it is checked
+    # (a refused CSRF token, a NUL byte), whose answer could tell a table from none.
     limits.init_app(app)
+    security.init_app(app)
     web.init_app(app)
     models.init_app(app)
     return app

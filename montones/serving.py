@@ -53,6 +53,11 @@ SCREEN_CONNECTIONS = 2  # a screen's stream, and a kept-alive connection for its
 PER_ADDRESS = 48
 HEAD_MAX = 64 * 1024  # bytes of request line and headers (pywsgi; gunicorn has its own limits)
 GRACE = 2  # seconds a stopping server gives the requests under way
+# Requests refused before the app (a head no server takes: random bytes, TLS, a bad header)
+# each write a line to the host's console: ``REFUSALS_SHOWN`` of them in any
+# ``REFUSALS_WINDOW`` seconds are written as they come, the rest told in one line at its end.
+REFUSALS_SHOWN = 5
+REFUSALS_WINDOW = 60.0
 
 
 def raise_descriptor_limit() -> tuple[int, int | None]:
@@ -100,6 +105,42 @@ class Addresses:
             self.open[host] -= 1
             if not self.open[host]:
                 del self.open[host]
+
+
+class Refusals:
+    """The lines of refused requests a server writes, bounded: a flood of them is told in one
+    line a window, not one line each."""
+
+    def __init__(self, write, shown: int = REFUSALS_SHOWN, window: float = REFUSALS_WINDOW):
+        self.write, self.shown, self.window = write, shown, window
+        self.started = -window
+        self.written = 0
+        self.held: dict[str, int] = {}  # refusals not written this window, by address
+
+    def admit(self, address: str) -> bool:
+        """Whether the line of a refusal of ``address``'s is written now."""
+        import time
+
+        import gevent
+
+        now = time.monotonic()
+        if now - self.started >= self.window:
+            self.started, self.written = now, 0
+        if self.written < self.shown:
+            self.written += 1
+            return True
+        if not self.held:
+            gevent.spawn_later(self.started + self.window - now, self._summary)
+        self.held[address] = self.held.get(address, 0) + 1
+        return False
+
+    def _summary(self) -> None:
+        held, self.held = self.held, {}
+        most = max(held, key=held.get)
+        self.write(
+            f"{sum(held.values())} more requests refused in {self.window:.0f} s, "
+            f"from {len(held)} address(es), most from {most} ({held[most]})"
+        )
 
 
 def _loopback(host: str) -> bool:
@@ -168,7 +209,7 @@ def app_to_serve():
 
 def whole_body(wsgi_app):
     """``wsgi_app`` given the request's body read whole: 413 past ``BODY_MAX`` bytes, 408 if it
-    does not come within ``BODY_SECONDS``. Neither server bounds a body's time or its size: a
+    does not come within ``BODY_SECONDS``, 400 if its connection closes first. Neither server bounds a body's time or its size: a
     form's view reading a body that never comes would wait forever.
 
     It also gives the app ``environ["montones.on_reader_gone"]``: a stream, which writes only
@@ -186,8 +227,13 @@ def whole_body(wsgi_app):
                 body = environ["wsgi.input"].read(BODY_MAX + 1)
         except gevent.Timeout:
             return _refuse(start_response, 408)
+        except OSError:  # the connection closed before the body's end (pywsgi, gunicorn)
+            return _refuse(start_response, 400)
         if len(body) > BODY_MAX:
             return _refuse(start_response, 413)
+        if length.isascii() and length.isdigit() and len(body) < int(length):
+            # gunicorn gives what came of a body cut short, pywsgi raises: neither is the form.
+            return _refuse(start_response, 400)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         sock = environ.get("gunicorn.socket") or environ.get("montones.socket")
@@ -268,6 +314,11 @@ def gunicorn_worker():
                 warnings.simplefilter("ignore", MonkeyPatchWarning)
                 super().patch()
 
+        def init_process(self):
+            refusals = Refusals(self.log.warning)
+            self.log.error_log.addFilter(lambda record: _written(refusals, record.getMessage()))
+            super().init_process()
+
         def handle(self, listener, client, addr):
             _admitted(
                 self.addresses,
@@ -285,6 +336,16 @@ def gunicorn_worker():
             super().handle_quit(sig, frame)
 
     return Worker
+
+
+_GUNICORN_REFUSAL = re.compile(r"Invalid request from ip=(\S+):")
+
+
+def _written(refusals: Refusals, line: str) -> bool:
+    """Whether gunicorn's log writes ``line``: one of a refused request's only if
+    ``refusals`` admits it."""
+    refused = _GUNICORN_REFUSAL.match(line)
+    return refused is None or refusals.admit(refused.group(1))
 
 
 def run_gunicorn(host: str, port: int, workers: int, connections: int = CONNECTIONS) -> None:
@@ -382,6 +443,8 @@ def _handler_class():
             refusal = getattr(self, "_refusal", None)
             if refusal is not None and refusal != 400:
                 return (str(refusal), _simple(refusal))
+            if not self.server.refusals.admit(str(self.client_address[0])):
+                return ("400", pywsgi._BAD_REQUEST_RESPONSE)
             return super()._handle_client_error(ex)
 
     return Handler
@@ -446,6 +509,7 @@ def run_pywsgi(host: str, port: int, connections: int = CONNECTIONS) -> None:
     server = Server(
         listener, app, handler_class=_handler_class(), spawn=Pool(connections), log=None
     )
+    server.refusals = Refusals(lambda line: print(line, file=sys.stderr, flush=True))
 
     def stop():
         _close_streams(app)

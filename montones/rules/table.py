@@ -100,7 +100,12 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 # table (one person and computer players, which every screen of it says).
 TABLE_DEFAULTS = {"most_players": 40, "practice": False}
 TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
-MOST_PLAYERS = 500
+# The most a host may set: a table's screens show every player (the TV's felt, the standings
+# chart's lines), and a guest may make a table, so no table is larger than a busy night's.
+MOST_PLAYERS = 40
+# Seats a table gives over its night, those of players gone or sent away counted: a seat left
+# empty can be taken again, and each keeps its line in the standings.
+MOST_SEATS = 2 * MOST_PLAYERS
 
 
 def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str, Any]:
@@ -151,6 +156,11 @@ def no_room(state: State) -> RulesError | None:
     what the join form refuses, and what a watcher is told before choosing a name."""
     if state.get("closed"):
         return RulesError("the host has closed this table to new players")
+    if len(state["players"]) >= MOST_SEATS:
+        return RulesError(
+            "this table has seated %(most)s players tonight: start a new one for more",
+            most=MOST_SEATS,
+        )
     at_table = sum(1 for other in state["players"].values() if not other.get("left"))
     most = state["settings"].get("most_players", TABLE_DEFAULTS["most_players"])
     if at_table >= most:
@@ -170,14 +180,15 @@ def seat_player(
     if refused is not None:
         raise refused
     for other in state["players"].values():
-        if looks(other["name"]) != looks(name):
-            continue
-        if other.get("left"):  # one name, one line in the standings: the host lets them back
+        # One name, one line in the standings: the host lets them back. Nor do they come back
+        # under a name drawn nearly alike ("B0b" for "Bob").
+        if other.get("left") and skeleton(other["name"]) == skeleton(name):
             raise RulesError(
                 "%(name)s was sent away by the host: only the host can let them back in",
                 name=other["name"],
             )
-        raise RulesError("%(name)s is already at the table: choose another name", name=name)
+        if looks(other["name"]) == looks(name):
+            raise RulesError("%(name)s is already at the table: choose another name", name=name)
     if not is_count(chips) or chips < 0:
         raise RulesError("starting chips must be a whole number, 0 or more")
     state["players"][pid] = {"name": name, "chips": chips, "sitting_out": False}
@@ -189,22 +200,59 @@ def seat_player(
 
 def plain_name(name: object) -> str:
     """A name as the table shows it: Unicode-normalised (NFKC, so a fullwidth or a ligature
-    letter is the plain one), trimmed; refused if empty, too long, or holding a character that
-    is not shown as itself (a control or format character: an escape code, a zero-width mark,
-    a bidi override, a line break)."""
+    letter is the plain one), trimmed; refused if empty, too long, or not drawn as plain text
+    (see :func:`_drawn_plainly`)."""
     name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
     if not name:
         raise RulesError("a player needs a name")
     if len(name) > 24:
         raise RulesError("a name can have at most 24 characters")
+    _drawn_plainly(name)
+    return name
+
+
+TABLE_NAME_LENGTH = 60
+
+
+def table_name(name: object) -> str:
+    """A table's name as every screen of it shows it, held to a player's name's checks (and
+    at most ``TABLE_NAME_LENGTH`` characters); empty when none is given."""
+    name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
+    if len(name) > TABLE_NAME_LENGTH:
+        raise RulesError(
+            "a table's name can have at most %(most)s characters", most=TABLE_NAME_LENGTH
+        )
+    _drawn_plainly(name)
+    return name
+
+
+def _drawn_plainly(name: str) -> None:
+    """Refuse a name holding a character that is not shown as itself (a control or format
+    character: an escape code, a zero-width mark, a bidi override, a line break), a letter
+    under a stack of marks, or a character drawn as wide as a word."""
     if any(unicodedata.category(ch) in _HIDDEN for ch in name):
         raise RulesError("a name can only have letters, digits, spaces and punctuation")
-    return name
+    marks = 0
+    for ch in name:
+        marks = marks + 1 if unicodedata.category(ch) in _MARKS else 0
+        if marks > MOST_MARKS:
+            raise RulesError(
+                "a name can have at most %(most)s marks on one letter", most=MOST_MARKS
+            )
+    if any(ch in _WIDE or 0x12000 <= ord(ch) <= 0x1254F for ch in name):
+        raise RulesError("a name cannot have a character drawn as wide as a word")
 
 
 # Characters that are not shown as themselves: controls, format characters (zero-width, bidi),
 # line and paragraph separators, surrogates, private use and unassigned code points.
 _HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+# Combining marks: a letter of a living language takes up to three (Vietnamese two, after
+# NFKC has composed what it can; Devanagari and Thai up to three).
+_MARKS = frozenset(("Mn", "Me"))
+MOST_MARKS = 3
+# Characters drawn as wide as several letters (besides the cuneiform signs, above): the
+# Arabic ligature of a whole phrase, the two- and three-em dashes, the Javanese pada.
+_WIDE = frozenset("\ufdfd\u2e3a\u2e3b\ua9c5")
 
 
 def looks(name: str) -> str:
@@ -219,6 +267,17 @@ _LIKE_LATIN = str.maketrans(
     "авһіјкмнорсѕтуԁԛхԝеαβεζηικμνορτυχ",
     "abhijkmhopcstydqxweabezhikmnoptyx",
 )
+
+
+def skeleton(name: str) -> str:
+    """What is left of a name that a look at a screen would not tell apart: :func:`looks`,
+    without accents, spaces or signs, and digits and signs drawn like a letter taken as it
+    ("B0b", "Bób" and "B.o.b" are "bob")."""
+    bare = unicodedata.normalize("NFD", looks(name).translate(_LIKE_LETTER))
+    return "".join(ch for ch in bare if ch.isalnum())
+
+
+_LIKE_LETTER = str.maketrans("0134578@$!|", "oleastbasil")
 
 
 def left_of(state: State, pid: str) -> list[str]:

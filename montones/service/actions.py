@@ -25,7 +25,7 @@ from montones.data.store import LockedTable, bump, locked, transaction, write
 from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.games import game
-from montones.rules.table import moved
+from montones.rules.table import moved, table_name
 from montones.rules.table import no_room as rules_no_room
 from montones.service import names
 
@@ -55,9 +55,9 @@ def create_table(
     try:
         rules = game(game_name)
         state = rules.new_table(settings)
+        name = table_name(name) or str(rules.TITLE)
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
-    name = (name or "").strip()[:60] or str(rules.TITLE)
     secret = secrets.token_urlsafe(24)
     with transaction() as conn:
         code = _free_code(conn)

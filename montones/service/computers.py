@@ -32,7 +32,7 @@ from montones.extensions import db
 from montones.rules import RulesError
 from montones.rules.computer import NAMES, PATIENCE
 from montones.rules.games import game
-from montones.rules.table import is_computer, looks
+from montones.rules.table import is_computer, skeleton
 from montones.service.actions import Actor, _act, _rejoin_code, act, create_table, join
 
 # A computer acts this many seconds after the table last moved, at random in between: never at
@@ -62,8 +62,8 @@ def add_computer(code: str, actor: Actor, nonce: str | None = None) -> tuple[Sna
         if table.ended_at:
             raise ServiceError("This table has ended.")
         players = table.state["players"]
-        taken = {looks(p["name"]) for p in players.values()}
-        name = next((n for n in NAMES if looks(n) not in taken), None)
+        taken = {skeleton(p["name"]) for p in players.values()}
+        name = next((n for n in NAMES if skeleton(n) not in taken), None)
         if name is None:
             name = f"{NAMES[0]} {len(players) + 1}"
         seat = f"p{len(players) + 1}"

@@ -2,15 +2,22 @@
 
 The SVG is served as an image (``play.standings_chart``), so it carries its own colours and
 type sizes: one look for a phone held in the hand, one for the TV read from the sofa.
+
+pygal's time grows with the lines and their points (a table's most seats, ``MOST_POINTS``
+each: about 0.1 s of CPU), so a chart is drawn once per table version, screen and language
+(the render cache holds it) and away from the server's event loop (:func:`drawing`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from math import ceil
 
 import pygal
+from gevent import monkey
+from gevent.threadpool import ThreadPool
 from pygal.style import Style
 
 # The seat colours of app.css (.seat-0 … .seat-7): a player's line is the colour of their chips.
@@ -24,6 +31,9 @@ SEAT_COLOURS = (
     "#4e342e",
     "#2e7d32",
 )
+# Points a line is drawn through at most, evenly spread over the night: the phone's chart is
+# 360 px wide, and pygal's time grows with the points.
+MOST_POINTS = 60
 FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 
 
@@ -44,6 +54,26 @@ LOOKS = {
     "phone": Look(width=360, plot_height=300, label=15, legend=17, stroke=4, columns=2),
     "tv": Look(width=1100, plot_height=480, label=30, legend=34, stroke=8, columns=3),
 }
+
+
+def drawing(draw: Callable[[], str]) -> Future:
+    """``draw()`` under way, for its ``result()``. Under ``montones serve`` (gevent's), in a
+    thread of a pool of one: a greenlet drawing a chart would hold up every other request
+    until it is done, while the pool's thread leaves the event loop its turns (the interpreter
+    switches threads every 5 ms); and one drawing at a time, so that charts asked at once
+    take turns rather than the event loop's share. Elsewhere (a test's client), drawn at
+    once."""
+    if monkey.is_module_patched("threading"):
+        global _pool
+        if _pool is None:  # made in the event loop's thread, as gevent's pools must be
+            _pool = ThreadPool(1)
+        return _pool.spawn(draw)
+    done = Future()
+    done.set_result(draw())
+    return done
+
+
+_pool: ThreadPool | None = None
 
 
 def seat_colour(seat: str) -> str:
@@ -126,16 +156,28 @@ def standings_svg(
     # this sans-serif runs about 0.55 em a character, a little narrower than pygal's guess.
     column = (width - 2 * margin - 4 * 0.6 * look.label) / columns - look.legend - 10
     room = int(column / (0.55 * look.legend))
+    drawn = _thinned(lines)
     for seat in seats:
         known = [n for n in lines[seat] if n is not None]
         # One point draws no line: a dot shows it.
         chart.add(
             _label(names.get(seat, seat), number(known[-1] if known else 0), room),
-            lines[seat],
-            show_dots=len(known) < 2,
+            drawn[seat],
+            show_dots=sum(n is not None for n in drawn[seat]) < 2,
             dots_size=look.stroke * 1.5,
         )
     return chart.render(is_unicode=True)
+
+
+def _thinned(lines: dict[str, list[int | None]]) -> dict[str, list[int | None]]:
+    """At most ``MOST_POINTS`` of each line's points (every line has one a version), the first
+    and the last among them."""
+    count = max(map(len, lines.values()), default=0)
+    if count <= MOST_POINTS:
+        return lines
+    step = (count - 1) / (MOST_POINTS - 1)
+    kept = [round(i * step) for i in range(MOST_POINTS)]
+    return {seat: [values[i] for i in kept] for seat, values in lines.items()}
 
 
 def _label(name: str, chips: str, room: int) -> str:

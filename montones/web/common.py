@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import secrets
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 import jinja2_fragments
 import segno
+from babel import Locale
+from babel.numbers import format_decimal as babel_format_decimal
 from babel.numbers import get_group_symbol, get_minus_sign_symbol, parse_pattern
 from flask import Response, current_app, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
@@ -150,7 +153,20 @@ def number(value) -> str:
     Anything else goes through Babel."""
     if type(value) is not int:
         return format_decimal(value)
-    locale = get_locale()
+    return _grouped(value, get_locale())
+
+
+def number_in(locale: Locale) -> Callable[[object], str]:
+    """:func:`number` in ``locale``, for work done away from the request (a chart drawn in
+    another thread: see :mod:`montones.web.chart`)."""
+    return lambda value: (
+        _grouped(value, locale)
+        if type(value) is int
+        else babel_format_decimal(value, locale=locale)
+    )
+
+
+def _grouped(value: int, locale: Locale) -> str:
     grouped = f"{value:,}".replace(",", get_group_symbol(locale))
     return grouped.replace("-", get_minus_sign_symbol(locale)) if value < 0 else grouped
 

@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 
 from montones import service
 from montones.data import history
-from montones.live import broker, parts, updates
+from montones.live import broker, channel, parts, updates
 from montones.rules.games import game
 from montones.web import chart, limits, security
 from montones.web.common import (
@@ -34,7 +34,7 @@ from montones.web.common import (
     credentials,
     join_url,
     night,
-    number,
+    number_in,
     qr_code,
     refusal,
     remember,
@@ -135,6 +135,7 @@ def _bad_request(error):
     try:
         table = service.get_table(table)
     except service.NotFound:
+        limits.missed()  # the answer differs from a table's: it tells whether one exists
         return error
     return _gone(table, "out_of_date", 400, error.description)
 
@@ -473,12 +474,22 @@ def standings_chart(code):
     """The standings chart, for whoever may see the standings (the page and the TV show it)."""
     table = service.get_table(code)
     screen = "tv" if request.args.get("screen") == "tv" else "phone"
-    names = {seat: p["name"] for seat, p in table.state["players"].items()}
     # The TV's chart speaks the TV's language, as the rest of the TV does.
     with in_table_language(table) if screen == "tv" else contextlib.nullcontext():
-        svg = chart.standings_svg(
-            service.chips_over_night(table), names, screen, _("Chips over the night"), number
+        locale = get_locale()
+        title = _("Chips over the night")
+
+    def draw():
+        names = {seat: p["name"] for seat, p in table.state["players"].items()}
+        lines = service.chips_over_night(table)
+        return chart.drawing(
+            lambda: chart.standings_svg(lines, names, screen, title, number_in(locale))
         )
+
+    # Held once drawn, and shared while it is drawn: a guest asking for it in a loop costs no
+    # more drawing.
+    key = (table.code, table.version, f"chart-{screen}", str(locale))
+    svg = channel.of().renders.get(key, draw).result()
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = security.IMAGE_CSP
     # The page asks for it with the table's version in the address; the language may change.

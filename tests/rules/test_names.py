@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from montones.rules import RulesError
 from montones.rules.games import GAMES
+from montones.rules.table import table_name
 
 GAME_NAMES = sorted(GAMES)
 
@@ -91,3 +92,43 @@ def test_any_name_taken_is_normalised_and_shows_only_itself(typed):
     assert name == unicodedata.normalize("NFKC", name) == name.strip()
     assert 1 <= len(name) <= 24
     assert not any(unicodedata.category(ch).startswith(("C", "Zl", "Zp")) for ch in name)
+
+
+# --- what a name may draw (issue 38, item 5) ------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("Ana" + "\u0301\u0300\u0302\u0303" * 4 + "\u0304", "at most 3 marks on one letter"),
+        ("Z\u0336\u0337\u0338\u0339", "at most 3 marks on one letter"),
+        ("\ufdfd", "drawn as wide as a word"),  # the bismillah, one character
+        ("Ana\u2e3b", "drawn as wide as a word"),  # a three-em dash
+        ("\U0001242b", "drawn as wide as a word"),  # a cuneiform sign
+    ],
+)
+def test_a_name_that_draws_far_more_than_its_letters_is_refused(game, typed, refusal):
+    with pytest.raises(RulesError, match=refusal):
+        seated(game, typed)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("typed", ["Nguyễn", "Hoàng", "क्षत्रिय", "กิ่ง", "Zoë", "ピエール"])
+def test_names_of_living_languages_with_their_marks_are_seated(game, typed):
+    assert seated(game, typed)["players"]["p1"]["name"] == unicodedata.normalize("NFKC", typed)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Fri\u202eday", "Fri\u200bday", "Friday\nnight", "Fri\x1bday", "Fri\u2028day"],
+)
+def test_a_tables_name_is_held_to_a_players_names_checks(typed):
+    with pytest.raises(RulesError, match="letters, digits, spaces and punctuation"):
+        table_name(typed)
+    with pytest.raises(RulesError, match="at most 3 marks"):
+        table_name("Friday" + "\u0301" * 17)
+    with pytest.raises(RulesError, match="at most 60 characters"):
+        table_name("F" * 61)
+    assert table_name("  Ｆriday night  ") == "Friday night"
+    assert table_name(None) == table_name("   ") == ""

@@ -50,7 +50,7 @@ from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
 from montones.rules import monte, monte_bank, montones, rotation
 from montones.rules.games import GAMES as ENGINES
-from montones.rules.table import TABLE_DEFAULTS, looks
+from montones.rules.table import MOST_SEATS, TABLE_DEFAULTS, looks, skeleton
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -414,11 +414,17 @@ class LedgerMachine(RuleBasedStateMachine):
         clean = name.strip()
         # A name stays its seat's, sent away or not (one line in the standings); a phone whose
         # last seat here was sent away sits down again only when the host lets it back in.
-        taken = {looks(t.names[s]) for s in t.seats}
+        taken = {looks(t.names[s]) for s in t.seats if not t.left(s)}
+        # Nor under a name drawn alike to one sent away ("B0b" for "Bob"), while they are away.
+        away = {skeleton(t.names[s]) for s in t.seats if t.left(s)}
         mine = [s for s, p in t.seats.items() if p is phone]
         sent_away = bool(mine) and t.left(mine[-1])
-        # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted).
-        full = sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
+        # A table seats TABLE_DEFAULTS["most_players"] at most (those sent away not counted),
+        # and gives MOST_SEATS seats over its night (those sent away counted).
+        full = (
+            sum(not t.left(s) for s in t.seats) >= TABLE_DEFAULTS["most_players"]
+            or len(t.seats) >= MOST_SEATS
+        )
         # The host may have closed the doors to new players (a seat sent away stays out too).
         closed = t.picture is not None and bool(t.picture.state.get("closed"))
         ok = (
@@ -427,6 +433,7 @@ class LedgerMachine(RuleBasedStateMachine):
             and not closed
             and 0 < len(clean) <= 24
             and looks(clean) not in taken
+            and skeleton(clean) not in away
         )
         response = phone.client.post(
             f"/t/{t.code}/join", data={"csrf_token": phone.token, "name": name}

@@ -11,6 +11,7 @@ import pytest
 
 from montones import create_app, service
 from montones.config import TestConfig
+from montones.web import chart
 from tests.helpers.nights import MonteNight, Night
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -212,3 +213,45 @@ def test_a_long_name_is_cut_on_the_phone_but_never_the_chips(app):
     svg = chart_of(night.host, night.code).get_data(as_text=True)
     (label,) = [x for x in legend(svg) if x.startswith("Bart")]
     assert label.endswith("… · 100") and len(label) < len("Bartolomé Esteban · 100")
+
+
+# --- a guest who asks for it again and again ------------------------------------------------
+
+
+def test_a_chart_is_drawn_once_per_version_screen_and_language_and_held(app, monkeypatch):
+    night = broken_then_closed(app)
+    drawn = []
+    draw = chart.standings_svg
+    monkeypatch.setattr(chart, "standings_svg", lambda *a, **k: drawn.append(a[2]) or draw(*a, **k))
+    first = chart_of(night.host, night.code).get_data(as_text=True)
+    for name in ("Ana", "Ben", "Eva", "Ana"):
+        assert chart_of(night.clients[name], night.code).get_data(as_text=True) == first
+    assert drawn == ["phone"]
+    chart_of(night.host, night.code, screen="tv")
+    chart_of(night.host, night.code, screen="tv")
+    night.host.get(f"/t/{night.code}/standings.svg", headers=SPANISH)
+    assert drawn == ["phone", "tv", "phone"]
+    night.ok("Ben", "offer", amount=40)  # a new version: drawn anew
+    chart_of(night.host, night.code)
+    assert drawn == ["phone", "tv", "phone", "phone"]
+
+
+def test_a_long_night_is_drawn_through_at_most_so_many_points_ending_where_it_ends():
+    count = 1000
+    lines_of = {
+        "p1": list(range(count)),
+        "p2": [None] * 500 + [7] * 499 + [3],
+        "p3": [None] * 998 + [5, 6],  # came at the very end: between two points drawn
+    }
+    svg = chart.standings_svg(lines_of, {"p1": "Ana", "p2": "Ben", "p3": "Eva"}, "phone", "t")
+    root = ElementTree.fromstring(svg)
+    paths = [
+        path.get("d") for path in root.iter(f"{SVG}path") if "line" in path.get("class", "").split()
+    ]
+    points = [len(re.findall(r"[-0-9.]+ [-0-9.]+", d)) for d in paths]
+    assert paths and max(points) <= chart.MOST_POINTS, points
+    # Every line ends at its last point, and the legend says each player's chips now.
+    assert legend(svg) == ["Ana · 999", "Ben · 3", "Eva · 6"]
+    thinned = chart._thinned(lines_of)
+    assert [line[-1] for line in thinned.values()] == [999, 3, 6]
+    assert thinned["p1"][0] == 0 and len(thinned["p1"]) == chart.MOST_POINTS

@@ -88,3 +88,42 @@ def test_monte_banks_rules_draw_the_layout_and_what_matches_each_card_as_the_eng
         engine = {row["position"]: row["cards"] for row in monte_bank.live_words(layout)}
         pictured = dict(part.split(":") for part in drawn.split(";"))
         assert {p: cards.split() for p, cards in pictured.items()} == engine
+
+
+@pytest.mark.parametrize(
+    ("name", "refusal"),
+    [
+        ("Fri\u202eyad", "A name can only have letters, digits, spaces and punctuation."),
+        ("Friday\nnight", "A name can only have letters, digits, spaces and punctuation."),
+        ("Friday" + "\u0301" * 17, "A name can have at most 3 marks on one letter."),
+        ("F" * 61, "A table&#39;s name can have at most 60 characters."),
+    ],
+)
+def test_a_tables_name_that_is_not_plain_text_is_refused_and_no_table_made(app, name, refusal):
+    from sqlalchemy import func, select
+
+    from montones.data.models import GameTable
+    from montones.extensions import db
+
+    client = app.test_client()
+    token = fresh_token(client)
+    with app.app_context():
+        before = db.session.scalar(select(func.count()).select_from(GameTable))
+    response = client.post(
+        "/tables",
+        data={
+            "csrf_token": token,
+            "game": "montones",
+            "chips": "100",
+            "name": name,
+            "min_bet": "1",
+            "heaps_min": "3",
+            "heaps_max": "5",
+            "tenure": "60",
+            "cut_timeout": "30",
+        },
+    )
+    assert response.status_code == 422
+    assert refusal in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(GameTable)) == before
