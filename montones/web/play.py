@@ -420,12 +420,16 @@ def standings(code):
     """The standings, net of buy-ins, and the night's story: so far while it is played, its
     end once it is over."""
     table = service.get_table(code)
-    _actor, player = actor_for(table)
+    actor, player = actor_for(table)
+    # The host's ways on from here (the end of the night lands the host here): a practice
+    # table's hidden host is its one player, who has no host page to go back to.
+    hosting = actor.is_host and not table.state["settings"].get("practice")
     return render_template(
         "play/standings.html",
         table=table,
         night=night(table),
         me=player.seat if player else None,
+        hosting=hosting,
     )
 
 
