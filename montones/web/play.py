@@ -407,7 +407,10 @@ def _take_seat(table, template: str, seat, refused_now: service.ServiceError | N
             remember("seat_ids", table.code, player.seat)  # to say where it went, if it goes
             return back_to("play.page", code=table.code)
     refused = error and request.method == "POST"
-    return render_template(template, table=table, error=error), 422 if refused else 200
+    # No name to type while nobody can sit down: the form says why, and offers to watch.
+    closed = refused_now is not None
+    page = render_template(template, table=table, error=error, closed=closed)
+    return page, 422 if refused else 200
 
 
 @bp.get("/qr.svg")

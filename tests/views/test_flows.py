@@ -1,0 +1,59 @@
+"""Small things of the night's flow (issue 36's minors), through the routes: the join page says
+which game is played and, while nobody new can sit down, offers no name to type; the TV stops
+inviting with its code to join then."""
+
+import re
+
+from tests.helpers.nights import MonteNight, Night, csrf_of, shown_text
+
+
+def test_the_join_page_says_which_game_is_played(app):
+    for night, title in ((Night(app, "Ana"), "Montones"), (MonteNight(app, "Ana"), "Monte")):
+        page = app.test_client().get(f"/t/{night.code}/join?lang=en").get_data(as_text=True)
+        assert f"Game: {title} · How to play" in shown_text(page)
+        rules = "montones" if title == "Montones" else "monte"
+        assert f'href="/rules/{rules}">How to play</a>' in page
+    page = app.test_client().get(f"/t/{night.code}/join?lang=es").get_data(as_text=True)
+    assert "Juego: Monte · Cómo se juega" in shown_text(page)
+
+
+def test_a_closed_table_s_join_page_offers_no_name_to_type_but_to_watch(app):
+    night = Night(app, "Ana", "Ben")
+    guest = app.test_client()
+    token = csrf_of(guest.get(f"/t/{night.code}/join"))
+    assert night.host_do("close_doors").status_code == 303
+    page = guest.get(f"/t/{night.code}/join").get_data(as_text=True)
+    assert "The host has closed this table to new players." in page
+    assert 'name="name"' not in page and "Sit down with" not in page
+    assert f'href="/t/{night.code}/watch">Watch the table</a>' in page
+    assert f'href="/t/{night.code}/rejoin"' in page  # a seated player's other phone may
+    # A form sent from an older page is refused in words, and still offers no form.
+    before = night.snapshot()
+    sent = guest.post(f"/t/{night.code}/join", data={"csrf_token": token, "name": "Eva"})
+    assert sent.status_code == 422
+    answer = sent.get_data(as_text=True)
+    assert "closed this table" in answer and 'name="name"' not in answer
+    assert night.snapshot() == before
+    # Open again: the form is back.
+    assert night.host_do("open_doors").status_code == 303
+    page = guest.get(f"/t/{night.code}/join").get_data(as_text=True)
+    assert 'name="name"' in page and "Watch the table" not in page
+
+
+def test_the_tv_stops_inviting_to_join_while_nobody_new_can_sit_down(app):
+    night = Night(app, "Ana", "Ben")
+    tv = app.test_client()
+    corner = re.compile(r'<section class="join-corner">(.*?)</section>', re.S)
+    page = tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert 'alt="QR code to join"' in corner.search(page).group(1)
+    assert night.host_do("close_doors").status_code == 303
+    found = corner.search(tv.get(f"/t/{night.code}/tv").get_data(as_text=True)).group(1)
+    assert "QR code to join" not in found and night.code not in shown_text(found)
+    assert "The host has closed this table to new players." in found
+    assert 'alt="QR code to watch"' in found  # watching stays open
+    # The live stream's render of the TV says so too (the TV is never reloaded).
+    fragment = tv.get(f"/t/{night.code}/tv/p/recent", headers={"HX-Request": "true"})
+    assert "closed this table" in fragment.get_data(as_text=True)
+    assert night.host_do("open_doors").status_code == 303
+    page = tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert 'alt="QR code to join"' in corner.search(page).group(1)
