@@ -7,10 +7,11 @@ from playwright.sync_api import expect
 
 from montones import create_app, service
 from montones.config import TestConfig
-from tests.helpers.screens import PHONE, screenshot
+from tests.helpers.screens import PHONE, TV, screenshot
 
 LAPTOP = {"width": 1366, "height": 768}
 SMALL_PHONE = {"width": 360, "height": 800}
+TIMEOUT = 10_000
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE, SMALL_PHONE], ids=["1366", "390", "360"])
@@ -53,3 +54,65 @@ def test_the_host_page_shows_both_codes_and_lines_up_each_checkbox_with_its_name
             "players => players.map(p => p.getBoundingClientRect().top)"
         )
         assert tops[0] == tops[1], tops  # side by side: the players in columns
+
+
+# A browser that plays no sound before a click on the page, until the test lets it
+# (``window.soundAllowed``, as a TV whose browser allows sound does): the TV's own click is
+# never made here, the TV being the screen nobody touches.
+REFUSES_SOUND = """
+window.soundAllowed = false;
+let running = false;
+Object.defineProperty(BaseAudioContext.prototype, "state", {
+  configurable: true, get() { return running ? "running" : "suspended"; },
+});
+AudioContext.prototype.resume = function () {
+  if (!window.soundAllowed) { return new Promise(() => {}); }
+  running = true;
+  this.dispatchEvent(new Event("statechange"));
+  return Promise.resolve();
+};
+"""
+
+
+def test_the_host_turns_off_the_tv_s_sound_and_its_line_asking_for_a_click(chromium, server):
+    """Issue 36: on a TV nobody touches, "click once for sound" stayed all night. The host's
+    switch turns the TV's sound off, and the line goes; turned on again, the TV tries to play:
+    a browser that still refuses keeps the line, one that lets it play loses it."""
+    base, _process, folder, _port = server
+
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
+
+    app = create_app(Config)
+    with app.app_context():
+        table, secret = service.create_table("monte", "Quiet", 200, {})
+        service.join(table.code, "Ana")
+    host = chromium.new_context(viewport=LAPTOP, locale="en-GB").new_page()
+    host.goto(f"{base}/t/{table.code}/host/claim/{secret}")
+    context = chromium.new_context(viewport=TV, locale="en-GB")
+    context.add_init_script(REFUSES_SOUND)
+    tv = context.new_page()
+    tv.goto(f"{base}/t/{table.code}/tv")
+    note = tv.get_by_text("Click once anywhere on this screen to let it play sound.")
+    toggle = tv.locator("[data-sound-toggle]")
+    expect(note).to_be_visible()
+
+    host.get_by_role("button", name="Turn the TV's sound off").click()
+    expect(note).to_be_hidden(timeout=TIMEOUT)  # pushed: the TV is never touched
+    expect(toggle).to_have_text("Sound off")
+    expect(host.get_by_text("The TV plays no sound and does not ask for a click.")).to_be_visible()
+    screenshot(tv, "tv-sound-off")
+    screenshot(host, "host-tv-sound-off", full_page=True)
+
+    host.get_by_role("button", name="Turn the TV's sound on").click()
+    expect(note).to_be_visible(timeout=TIMEOUT)  # its browser still wants a click
+    expect(toggle).to_have_text("Sound on")
+
+    tv.evaluate("window.soundAllowed = true")  # a browser that lets the page play
+    host.get_by_role("button", name="Turn the TV's sound off").click()
+    expect(note).to_be_hidden(timeout=TIMEOUT)
+    host.get_by_role("button", name="Turn the TV's sound on").click()
+    expect(toggle).to_have_attribute("aria-pressed", "true", timeout=TIMEOUT)
+    expect(toggle).to_have_text("Sound on")
+    tv.wait_for_timeout(500)  # what the switch made it try is done: the line stays gone
+    expect(note).to_be_hidden()

@@ -4,7 +4,7 @@ inviting with its code to join then."""
 
 import re
 
-from tests.helpers.nights import MonteNight, Night, csrf_of, shown_text
+from tests.helpers.nights import MonteNight, Night, csrf_of, flashed, shown_text
 
 
 def test_the_join_page_says_which_game_is_played(app):
@@ -57,3 +57,31 @@ def test_the_tv_stops_inviting_to_join_while_nobody_new_can_sit_down(app):
     assert night.host_do("open_doors").status_code == 303
     page = tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
     assert 'alt="QR code to join"' in corner.search(page).group(1)
+
+
+def test_the_host_turns_the_tv_s_sound_off_and_on_and_no_chip_moves(app):
+    night = Night(app, "Ana", "Ben")
+    tv = app.test_client()
+    silent = "data-tv-silent"
+    assert silent not in tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert "Turn the TV's sound off" in night.host.get(f"/t/{night.code}/host").get_data(
+        as_text=True
+    )
+    entries = night.entries()
+    assert night.host_do("tv_sound_off").status_code == 303
+    assert night.state()["tv_silent"] is True
+    assert silent in tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    page = night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
+    assert "Turn the TV's sound on" in page and "does not ask for a click" in page
+    # Asked again, refused in words, nothing changed.
+    before = night.snapshot()
+    answer = night.host_do("tv_sound_off")
+    assert flashed(night.host.get(answer.location)) == "The TV's sound is off already."
+    assert night.snapshot() == before
+    assert night.host_do("tv_sound_on").status_code == 303
+    assert night.state()["tv_silent"] is False
+    assert silent not in tv.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert night.entries() == entries  # no chip moved
+    # A player's phone cannot do it.
+    refused = night.do("Ana", "tv_sound_off")
+    assert refused.status_code == 403 and night.state()["tv_silent"] is False
