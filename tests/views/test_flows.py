@@ -85,3 +85,39 @@ def test_the_host_turns_the_tv_s_sound_off_and_on_and_no_chip_moves(app):
     # A player's phone cannot do it.
     refused = night.do("Ana", "tv_sound_off")
     assert refused.status_code == 403 and night.state()["tv_silent"] is False
+
+
+def test_the_three_last_hands_are_counted_as_the_first_second_and_last_of_three(app):
+    """Issue 36: during the first of the three last hands, the screens said "2 left"."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    night.ok("Ana", "tres", confirm="yes")
+
+    def screens() -> list[str]:
+        pages = (
+            night.page("Ben"),
+            night.host.get(f"/t/{night.code}/tv"),
+            night.host.get(f"/t/{night.code}/host"),
+        )
+        return [shown_text(page.get_data(as_text=True)) for page in pages]
+
+    def next_hand():
+        night.ok("Eva", "choose", heap=3)
+        night.ok("Ana", "close")
+        night.ok("Ana", "next")
+        night.ok(night.cutter(), "cut", position=10)
+        night.ok("Ana", "heaps", count=3)
+
+    # Announced in a hand that is not one of the three: three to come.
+    assert all("tres últimas manos: 3 hands left" in said for said in screens())
+    for n in (1, 2):
+        next_hand()
+        assert all(f"tres últimas manos: hand {n} of 3" in said for said in screens()), n
+    next_hand()
+    assert all("the last hand, then the bank closes" in said for said in screens())
+    assert not any("of 3" in said or "hands left" in said for said in screens())
+    # And after it, the bank closes: exactly three hands were dealt after the announcement.
+    night.ok("Eva", "choose", heap=3)
+    night.ok("Ana", "close")
+    night.ok("Ana", "next")
+    assert night.state()["bank"] is None
