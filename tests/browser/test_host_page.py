@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from montones import create_app, service
 from montones.config import TestConfig
-from tests.helpers.screens import PHONE, TV, screenshot
+from tests.helpers.screens import PHONE, TV, join, screenshot
 
 LAPTOP = {"width": 1366, "height": 768}
 SMALL_PHONE = {"width": 360, "height": 800}
@@ -116,3 +116,29 @@ def test_the_host_turns_off_the_tv_s_sound_and_its_line_asking_for_a_click(chrom
     expect(toggle).to_have_text("Sound on")
     tv.wait_for_timeout(500)  # what the switch made it try is done: the line stays gone
     expect(note).to_be_hidden()
+
+
+def test_a_player_let_back_in_sees_the_table_again_without_a_tap(chromium, server):
+    """Issue 36: a player the host lets back in was told only at their next tap."""
+    base, _process, folder, _port = server
+
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
+
+    app = create_app(Config)
+    with app.app_context():
+        table, secret = service.create_table("montones", "Friday", 200, {})
+    phones = {name: join(chromium, f"{base}/t/{table.code}/join", name) for name in ("Ana", "Ben")}
+    ben = phones["Ben"]
+    host = chromium.new_context(viewport=LAPTOP, locale="en-GB").new_page()
+    host.goto(f"{base}/t/{table.code}/host/claim/{secret}")
+    host.locator(".host-player", has_text="Ben").get_by_role("button", name="Send away…").click()
+    host.get_by_role("button", name="Yes, send Ben away").click()
+    gone = ben.get_by_role("heading", name="The host sent you away from this table")
+    expect(gone).to_be_visible(timeout=TIMEOUT)
+    host.get_by_role("button", name="Let Ben back in").click()
+    expect(gone).to_be_hidden(timeout=TIMEOUT)  # the phone untouched
+    expect(ben.locator("#gone")).to_be_hidden()  # nothing over the table
+    expect(ben.locator("#status")).to_contain_text("Ben")
+    expect(ben.locator("#bar")).to_be_visible()
+    screenshot(ben, "let-back-in-phone")
