@@ -271,6 +271,7 @@ MATRIX = [
     Row(T, "betting",   "/a/withdraw",       {"bet": "$bet"},                         (JOIN,     NOT_YOURS, OK,        NOT_YOURS, JOIN)),
     Row(T, "betting",   "/a/gate",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(T, "coup_over", "/a/next",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(T, "bank",      "/a/decline",        {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     # Monte: the host's actions through a phone's route, and another game's actions
     Row(T, "seating",   "/a/draw",           {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     Row(T, "betting",   "/a/kick",           {"seat": "$seat:B"},                     (JOIN,     HOST,      HOST,      HOST,      JOIN)),

@@ -121,3 +121,36 @@ def test_the_three_last_hands_are_counted_as_the_first_second_and_last_of_three(
     night.ok("Ana", "close")
     night.ok("Ana", "next")
     assert night.state()["bank"] is None
+
+
+def test_in_monte_the_bank_may_be_declined_and_passes_on_as_a_turn_held(app):
+    """Issue 36: Monte had no way to decline the bank when it came to you. Declined, it passes
+    to the left, counted as one of that player's banks (so the night still ends), and no chip
+    moves."""
+    night = MonteNight(app, "Ana", "Ben", "Eva", banks_each=1)
+    night.draw()
+    first = night.banker
+    others = [name for name in night.punters]
+    bar = night.clients[first].get(f"/t/{night.code}").get_data(as_text=True)
+    assert "I don't want the bank: pass it on" in bar
+    for name in others:  # only the banker is offered it
+        page = night.clients[name].get(f"/t/{night.code}").get_data(as_text=True)
+        assert "I don't want the bank" not in page
+    chips = {p["name"]: p["chips"] for p in night.state()["players"].values()}
+    # A punter cannot decline someone else's bank.
+    before = night.snapshot()
+    refused = night.do(others[0], "decline", stage=night.stage())
+    assert refused.status_code != 200 and night.snapshot() == before
+    response = night.do(first, "decline", stage=night.stage())
+    assert response.status_code == 200
+    state = night.state()
+    assert state["phase"] == "bank" and night.banker != first
+    assert state["banks"][night.seats[first]] == 1
+    assert {p["name"]: p["chips"] for p in state["players"].values()} == chips
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert f"{first} did not want the bank: it passes" in shown_text(tv)
+    # Everyone declines in turn: each has had their one bank, and the night is over.
+    for _ in range(2):
+        assert night.do(night.banker, "decline", stage=night.stage()).status_code == 200
+    assert night.state()["phase"] == "finished"
+    assert {p["name"]: p["chips"] for p in night.state()["players"].values()} == chips
