@@ -132,10 +132,10 @@ def test_in_monte_the_bank_may_be_declined_and_passes_on_as_a_turn_held(app):
     first = night.banker
     others = [name for name in night.punters]
     bar = night.clients[first].get(f"/t/{night.code}").get_data(as_text=True)
-    assert "I don't want the bank: pass it on" in bar
+    assert "Pass the bank on" in bar
     for name in others:  # only the banker is offered it
         page = night.clients[name].get(f"/t/{night.code}").get_data(as_text=True)
-        assert "I don't want the bank" not in page
+        assert "Pass the bank on" not in page
     chips = {p["name"]: p["chips"] for p in night.state()["players"].values()}
     # A punter cannot decline someone else's bank.
     before = night.snapshot()
