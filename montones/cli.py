@@ -5,6 +5,7 @@ Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rul
 """
 
 import argparse
+import ipaddress
 import json
 import os
 import socket
@@ -281,6 +282,9 @@ def _serve(args):
     if args.instance:  # read by the app's factory, in this process and gunicorn's workers
         os.environ["MONTONES_INSTANCE"] = os.path.abspath(args.instance)
     _print_join(url)
+    warning = _unreachable(args.host, address, args.public_url)
+    if warning:
+        print(f"Warning: {warning}\n", file=sys.stderr, flush=True)
     connections, limit = serving.raise_descriptor_limit()
     print(f"Serving with {server}; Ctrl-C stops it.")
     if limit is not None:
@@ -318,6 +322,32 @@ def _lan_ip():
             return s.getsockname()[0]
         except OSError:
             return "127.0.0.1"
+
+
+def _unreachable(host: str, address: str, public_url: str | None) -> str | None:
+    """Why no phone could reach the join address and QR code just printed, if so: the server
+    listens on this computer alone, or no network address was found for it."""
+    if _loopback(host):
+        return (
+            f"--host {host} listens on this computer alone: no phone can reach it, whatever "
+            "address is shown. Leave --host out (it listens on every network then)."
+        )
+    if public_url is None and _loopback(address):
+        return (
+            "this computer has no network address: is it on the Wi-Fi? No phone can reach "
+            f"{address}. Connect to the network the phones are on and start again, or give "
+            "--public-url with the address they reach this computer at."
+        )
+    return None
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: whatever it stands for, the network may reach it
+        return False
 
 
 def _print_join(url):

@@ -176,3 +176,32 @@ def test_simulate_refuses_a_night_it_cannot_seat(tmp_path, capsys):
     assert main([*args, "--export", str(export)]) == 2
     assert "--players is 2 to 12" in capsys.readouterr().err
     assert not export.exists()
+
+
+def test_serve_warns_when_no_phone_can_reach_the_join_address(tmp_path):
+    """Issue 36: `montones serve --host 127.0.0.1`, or a computer with no network address,
+    printed a join address and QR code no phone can reach, and said nothing of it."""
+    from tests.helpers.liveserver import free_port, kill_server, start_server
+
+    process = start_server(tmp_path, free_port())  # --host 127.0.0.1, as every live test
+    try:
+        log = (tmp_path / "server.log").read_text()
+    finally:
+        kill_server(process)
+    assert "Warning: --host 127.0.0.1 listens on this computer alone: no phone can reach it" in log
+    assert "Leave --host out" in log
+
+
+def test_serve_says_why_a_join_address_is_unreachable_and_nothing_when_it_is_not():
+    from montones.cli import _unreachable
+
+    assert "listens on this computer alone" in _unreachable("127.0.0.1", "127.0.0.1", None)
+    assert "listens on this computer alone" in _unreachable("::1", "::1", None)
+    assert "listens on this computer alone" in _unreachable("localhost", "localhost", None)
+    # Every network, but no address found for this computer (_lan_ip's 127.0.0.1).
+    said = _unreachable("0.0.0.0", "127.0.0.1", None)
+    assert "no network address: is it on the Wi-Fi?" in said and "--public-url" in said
+    assert _unreachable("0.0.0.0", "127.0.0.1", "http://192.168.1.20:8000/") is None
+    assert _unreachable("0.0.0.0", "192.168.1.20", None) is None
+    assert _unreachable("192.168.1.20", "192.168.1.20", None) is None
+    assert _unreachable("montones.local", "montones.local", None) is None

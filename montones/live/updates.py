@@ -181,17 +181,28 @@ def update(screen: Screen, table: Snapshot) -> bytes:
     about["count_locale"] = locale
     if kind == "watch":  # the TV's picture, in the watcher's own language
         kind = "tv"
+    back = kind == "phone" and let_back(table.state, about)
+    if back:
+        about["seat"] = about.pop("away")
     reason = departure(table.state, about) if kind == "phone" else None
-    if reason is None and (table.code, table.version, kind, locale) in channel.of().renders:
+    if (
+        reason is None
+        and not back
+        and (table.code, table.version, kind, locale) in channel.of().renders
+    ):
         return _sent(about, shared(table, kind, locale))
     # Rendered as for the screen's own request: its address (the links in the blocks) and its
     # language.
     with current_app.test_request_context(base_url=about["base_url"]), force_locale(locale):
         events = _sent(about, shared(table, kind, locale))
+        if back:  # told as it was told it had gone: what said so goes, its regions come again
+            gone = render_template("play/_gone.html", table=table, gone=None, back=True, oob=False)
+            return events + event("gone", gone).encode()
         if reason is None:
             return events
-        # Told once, over everything on it; a phone without its seat is told nothing more.
-        about["seat"] = None
+        # Told once, over everything on it; a phone without its seat is told nothing more,
+        # unless the host lets its player back in.
+        about["seat"], about["away"] = None, about["seat"] if reason == "sent_away" else None
         gone = render_template("play/_gone.html", table=table, gone=reason, oob=False)
         return events + event("gone", gone).encode()
 
@@ -200,6 +211,20 @@ def _sent(about: dict, render: Render) -> bytes:
     data = render.since(about.get("shown"))
     about["shown"] = render
     return data
+
+
+def let_back(state: dict, about: dict) -> bool:
+    """Whether the player this phone's stream was told had been sent away is back at the
+    table (the host let them back in), on this device still."""
+    away = about.get("away")
+    if away is None:
+        return False
+    player = state["players"].get(away)
+    return (
+        player is not None
+        and not player.get("left")
+        and player.get("device", 0) == about.get("device", 0)
+    )
 
 
 def departure(state: dict, about: dict) -> str | None:

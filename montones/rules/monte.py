@@ -376,6 +376,17 @@ def next_coup(state: State, events: Events, pid: str) -> None:
     _deal_coup(state, events)
 
 
+@action
+def decline(state: State, events: Events, pid: str) -> None:
+    """The bank comes to a player who does not want it: it passes on to the left as if they had
+    held it (one of the banks they are owed, with no coup dealt), so the night still ends once
+    everyone has had their turns."""
+    _require_phase(state, BANK)
+    require_banker(state, pid)
+    state["coups"] = 0  # the last bank's count, until a bank is put up
+    _pass_bank(state, events, "declined")
+
+
 def _pass_bank(state: State, events: Events, why: str) -> None:
     """The bank goes back to the banker's chips and passes to the left."""
     state["coup"] = None
@@ -500,7 +511,9 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     room = state["bank"] - on_table if phase == BETTING else 0
     most = min(state["settings"]["max_bet"], room, state["players"][seat]["chips"])
     bets = coup["bets"] if coup else []
-    return rotation.seat_view(state, seat, bets, most, {BETTING: {"gate"}, COUP_OVER: {"next"}})
+    return rotation.seat_view(
+        state, seat, bets, most, {BANK: {"decline"}, BETTING: {"gate"}, COUP_OVER: {"next"}}
+    )
 
 
 def live_commitment(state: State) -> str | None:
@@ -785,6 +798,7 @@ ACTIONS: dict[str, Action] = {
     ),
     "gate": Action(lambda s, who, p, now: turn_gate(s, who)),
     "next": Action(lambda s, who, p, now: next_coup(s, who)),
+    "decline": Action(lambda s, who, p, now: decline(s, who)),
     **table.host_actions(leave),
 }
 

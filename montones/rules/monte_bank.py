@@ -236,7 +236,11 @@ def check_bet(placed: dict) -> None:
             side=placed.get("side"),
         )
     if kind == "monte_carlo" and placed["on"] not in SIDES[placed["side"]]:
-        raise RulesError("a Monte Carlo's side must hold the position it is on")
+        # Said as what to do: the phone has the player choose the side, then tap the card.
+        raise RulesError(
+            "for a Monte Carlo, choose a side the card you tap lies on: the upper left card "
+            "lies on the upper side and on the left side"
+        )
 
 
 def cost(placed: dict) -> int:

@@ -295,8 +295,8 @@ def seat_view(
 ) -> dict[str, Any]:
     """A seat's own part of a view: its chips, its bets among the deal's ``bets``, the most it
     may bet now (``most``, never below 0), the bank it would put up, and what the rules let it
-    do now: the banker puts up the bank, and in the game's own phases does what ``banker_can``
-    gives them; the punter whose turn it is cuts; a punter bets while ``most`` reaches the
+    do now: the banker puts up the bank (or does what ``banker_can`` gives them then), and in
+    the game's own phases does what ``banker_can`` gives them; the punter whose turn it is cuts; a punter bets while ``most`` reaches the
     table minimum, and withdraws a bet of theirs."""
     player = state["players"][seat]
     phase = state["phase"]
@@ -304,7 +304,7 @@ def seat_view(
     is_banker = seat == state["banker"]
     can: set[str] = set()
     if phase == BANK and is_banker:
-        can.add("bank")
+        can |= {"bank"} | banker_can.get(BANK, set())
     elif phase == CUT and seat == state["cutter"]:
         can.add("cut")
     elif is_banker:

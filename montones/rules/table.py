@@ -422,11 +422,14 @@ def moved(state: State, events: Events, pid: str) -> None:
 
 def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[str, Action]:
     """The host's actions at every table: send a player away (the game's ``leave``), let them
-    back in, give a player more chips, close the table to new players and open it again."""
+    back in, give a player more chips, close the table to new players and open it again, turn
+    the TV's sound off and on again."""
     seat = Field("seat", Phrase("The player"), str)
     return {
         "close_doors": Action(lambda s, who, p, now: doors(s, True), host=True),
         "open_doors": Action(lambda s, who, p, now: doors(s, False), host=True),
+        "tv_sound_off": Action(lambda s, who, p, now: tv_sound(s, False), host=True),
+        "tv_sound_on": Action(lambda s, who, p, now: tv_sound(s, True), host=True),
         "kick": Action(
             lambda s, who, p, now: leave(s, p["seat"]), (seat,), host=True, confirm=True
         ),
@@ -449,6 +452,20 @@ def doors(state: State, events: Events, closed: bool) -> None:
         raise RulesError("the table is open to new players already")
     state["closed"] = closed
     events.append({"type": "doors_closed" if closed else "doors_opened"})
+
+
+@action
+def tv_sound(state: State, events: Events, on: bool) -> None:
+    """The TV's sound, off or on again. A browser lets a page play sound only once someone has
+    clicked on it, and the TV asks for that click until then; nobody may ever touch the TV, and
+    the host, from another device, cannot give that click. Off, the TV plays nothing and asks
+    for nothing; on again, it asks (or plays, if its browser lets it)."""
+    if not on and state.get("tv_silent"):
+        raise RulesError("the TV's sound is off already")
+    if on and not state.get("tv_silent"):
+        raise RulesError("the TV's sound is on already")
+    state["tv_silent"] = not on
+    events.append({"type": "tv_sound_on" if on else "tv_sound_off"})
 
 
 def standings(state: State, held: dict[str, int] | None = None) -> list[dict]:

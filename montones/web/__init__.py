@@ -16,6 +16,7 @@ def init_app(app):
     assets.init_app(app)
     app.add_template_filter(common.percent)
     app.add_template_filter(common.number)
+    app.add_template_filter(common.refusal)
     app.add_template_filter(common.hour)
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)

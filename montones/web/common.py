@@ -123,6 +123,8 @@ def table_view(table, seat=None) -> dict:
     view = engine.view(table.state, seat, clock().time() if seat is not None else None)
     view["odds"] = engine.table_odds(table.state)
     view["night"] = night(table) if table.ended_at else None
+    # Why nobody new can sit down now, if so: the TV stops inviting with its code to join.
+    view["no_room"] = service.no_room(table)
     return view
 
 

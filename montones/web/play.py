@@ -408,7 +408,10 @@ def _take_seat(table, template: str, seat, refused_now: service.ServiceError | N
             remember("seat_ids", table.code, player.seat)  # to say where it went, if it goes
             return back_to("play.page", code=table.code)
     refused = error and request.method == "POST"
-    return render_template(template, table=table, error=error), 422 if refused else 200
+    # No name to type while nobody can sit down: the form says why, and offers to watch.
+    closed = refused_now is not None
+    page = render_template(template, table=table, error=error, closed=closed)
+    return page, 422 if refused else 200
 
 
 @bp.get("/qr.svg")
@@ -421,12 +424,16 @@ def standings(code):
     """The standings, net of buy-ins, and the night's story: so far while it is played, its
     end once it is over."""
     table = service.get_table(code)
-    _actor, player = actor_for(table)
+    actor, player = actor_for(table)
+    # The host's ways on from here (the end of the night lands the host here): a practice
+    # table's hidden host is its one player, who has no host page to go back to.
+    hosting = actor.is_host and not table.state["settings"].get("practice")
     return render_template(
         "play/standings.html",
         table=table,
         night=night(table),
         me=player.seat if player else None,
+        hosting=hosting,
     )
 
 

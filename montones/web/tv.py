@@ -6,8 +6,9 @@ import contextlib
 import math
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import force_locale
 from markupsafe import Markup
 
@@ -107,11 +108,15 @@ def region(code, region):
 @bp.get("/next")
 def next_night(code):
     """The TV of an ended night goes on to the next one, once the host has started it (its end
-    screen asks by itself, htmx following ``HX-Redirect``)."""
+    screen asks by itself, htmx following ``HX-Redirect``); a watcher's phone, to its watch page."""
     table = service.get_table(code)
+    # A watcher's phone shows the TV's picture, this ask too: it goes on to the new night's
+    # watch page, not to its TV page (htmx says which page asks).
+    asking = urlsplit(request.headers.get("HX-Current-URL", "")).path
+    screen = "watch.page" if asking == url_for("watch.page", code=table.code) else "tv.page"
     if table.next_code is None:
-        return back_to("tv.page", code=table.code)
-    there = url_for("tv.page", code=table.next_code)
+        return back_to(screen, code=table.code)
+    there = url_for(screen, code=table.next_code)
     if wants_fragment():
         return "", 200, {"HX-Redirect": there}
     return redirect(there, code=303)

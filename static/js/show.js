@@ -9,6 +9,11 @@
   function muted() {
     try { return window.localStorage.getItem(MUTED) === "1"; } catch (e) { return false; }
   }
+  // The host turned the TV's sound off (the TV's corner says so): a watcher's phone, which
+  // shows the TV's picture, keeps its own switch.
+  function silenced() {
+    return document.body.classList.contains("tv") && !!document.querySelector("[data-tv-silent]");
+  }
 
   function context() {
     if (audio) { return audio; }
@@ -54,7 +59,7 @@
     }, 2000);
   }
   function play(name) {
-    if (muted() || !SOUNDS[name] || !context() || !unlocked) { return; }
+    if (muted() || silenced() || !SOUNDS[name] || !context() || !unlocked) { return; }
     if (audio.state === "running") { SOUNDS[name](); rest(); return; }
     audio.resume().then(function () { SOUNDS[name](); rest(); }, function () {});
   }
@@ -66,7 +71,7 @@
   // The switch, and on the TV the note that the browser waits for one click before any sound.
   function showSoundState() {
     if (audio && audio.state === "running" && !unlocked) { unlocked = true; rest(); }
-    var off = muted();
+    var off = muted() || silenced();
     document.querySelectorAll("[data-sound-toggle]").forEach(function (button) {
       button.setAttribute("aria-pressed", off ? "false" : "true");
       button.textContent = off ? button.dataset.off : button.dataset.on;
@@ -284,7 +289,17 @@
     guide();
   });
 
+  // The TV's sound turned on again by the host: the TV tries at once; a browser that still
+  // waits for a click keeps the line asking for it.
+  var wasSilenced = null;
+  function soundSwitch() {
+    var now = silenced();
+    if (wasSilenced && !now && context() && !unlocked) { audio.resume().then(showSoundState, showSoundState); }
+    if (wasSilenced !== now) { wasSilenced = now; showSoundState(); }
+  }
+
   function update() {
+    soundSwitch();
     schedule();
     hold();
     if (phone()) { phoneCues(); guide(); }

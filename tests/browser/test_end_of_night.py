@@ -1,5 +1,6 @@
 """The end of a night, in every game, through the real UI: every phone and the TV show the
-standings and the night's story, and the host's "New night, same players" seats everyone again.
+standings and the night's story, and the host's "New night, same players" seats everyone again (and takes a watcher's phone to the
+new night's watch page).
 
 The hands before the end are played through the service layer on the server's own database
 file (real rules, real ledger), so that each game's night has a story to tell; the end and the
@@ -91,6 +92,8 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
         service.act(code, HOST, "top_up", {"seat": seats["Eva"], "amount": 50})
     tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
     tv.goto(f"{base}/t/{code}/tv")
+    watcher = chromium.new_context(viewport=PHONE, locale="en-GB").new_page()
+    watcher.goto(f"{base}/t/{code}/watch")
     for phone in phones.values():
         phone.reload()
 
@@ -115,8 +118,12 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
     at_rest(tv)
     problems += serious_violations(tv)
     screenshot(tv, f"end-{game}-tv")
-    # Top-up and send-away are gone from the host's page.
-    host.goto(f"{base}/t/{code}/host")
+    # The host lands on the standings, and goes back to the host page from there, where
+    # top-up and send-away are gone.
+    expect(host).to_have_url(f"{base}/t/{code}/standings")
+    expect(host.get_by_role("link", name="History and download")).to_be_visible()
+    screenshot(host, f"end-{game}-host-standings", full_page=True)
+    host.get_by_role("link", name="Back to the host page").click()
     expect(host.get_by_role("button", name="Top up")).to_have_count(0)
     expect(host.get_by_role("button", name="Send away…")).to_have_count(0)
     problems += serious_violations(host)
@@ -133,6 +140,9 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
         expect(phone.locator("#status")).to_contain_text(name)
         expect(phone.locator("#status")).to_contain_text("200")
     expect(tv).to_have_url(f"{base}/t/{new_code}/tv", timeout=TIMEOUT)
+    # A watcher's phone goes on to the new night's page for watching, not to its TV page.
+    expect(watcher).to_have_url(f"{base}/t/{new_code}/watch", timeout=TIMEOUT)
+    expect(watcher.locator("#players")).to_contain_text("Ana")
     for name in phones:
         expect(tv.locator("#players")).to_contain_text(name)
     with app.app_context():

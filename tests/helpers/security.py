@@ -281,6 +281,8 @@ def montones_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
     elif phase == "closed":
         assert night.host_do("close_doors").status_code == 303
+    elif phase == "silent":
+        assert night.host_do("tv_sound_off").status_code == 303
     elif phase == "ended":
         assert night.host_do("end").status_code == 303
     elif phase in ("chosen", "settled", "rey", "broken"):
@@ -331,6 +333,8 @@ def monte_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("kick", seat=night.seats[roles["A"]]).status_code == 303
     elif phase == "closed":
         assert night.host_do("close_doors").status_code == 303
+    elif phase == "silent":
+        assert night.host_do("tv_sound_off").status_code == 303
     elif phase == "ended":
         assert night.host_do("end").status_code == 303
     elif phase == "coup_over":
@@ -378,6 +382,9 @@ def monte_bank_table(app, phase: str, **kwargs) -> Table:
     elif phase == "closed":
         assert night.host_do("close_doors").status_code == 303
         assert night.state()["closed"]
+    elif phase == "silent":
+        assert night.host_do("tv_sound_off").status_code == 303
+        assert night.state()["tv_silent"]
     return Table(app, night, "monte_bank", roles, extra)
 
 

@@ -335,7 +335,7 @@ def test_a_monte_carlo_is_a_round_a_cross_and_a_double_of_one_stake_each_settled
 
 def test_a_monte_carlos_side_must_hold_its_position():
     t = betting()
-    with pytest.raises(RulesError, match="side must hold"):
+    with pytest.raises(RulesError, match="choose a side the card you tap lies on"):
         t.do(monte_bank.bet, "ben", "monte_carlo ul ll right", 1)
 
 

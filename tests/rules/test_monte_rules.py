@@ -414,7 +414,7 @@ def test_each_seat_is_offered_only_what_the_rules_allow_now():
         monte.draw_for_bank,
         deck=["KS", "2H", "3D"] + [c for c in FRENCH.codes if c not in ("KS", "2H", "3D")],
     )
-    assert monte.view(t.state, "anna")["me"]["can"] == ["bank"]
+    assert monte.view(t.state, "anna")["me"]["can"] == ["bank", "decline"]
     assert monte.view(t.state, "ben")["me"]["can"] == []
     t.do(monte.put_up_bank, "anna", 50, NOW)
     assert monte.view(t.state, "ben")["me"]["can"] == ["cut"]

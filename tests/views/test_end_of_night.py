@@ -4,7 +4,7 @@ about first, the host's page once the night is over, and the new night each phon
 import re
 
 from montones import service
-from tests.helpers.nights import HX, Night, flashed
+from tests.helpers.nights import HX, Night, csrf_of, flashed
 
 
 def host_page(night) -> str:
@@ -169,3 +169,28 @@ def test_a_top_up_of_words_is_refused_in_the_hosts_language_not_by_the_browser(a
         answer = night.host_do("top_up", seat="p2", amount=typed)
         assert flashed(night.host.get(answer.location)) == said
     assert night.snapshot() == before
+
+
+def test_the_host_ending_the_night_finds_the_way_on_from_the_standings(app):
+    """Item 8 of issue 36: "yes, end the night" lands the host on the standings, and from there
+    the host page, the history and download, and a new night are each a tap away."""
+    night = ended(app)
+    response = night.host.get(f"/t/{night.code}/standings")
+    page = response.get_data(as_text=True)
+    assert f'href="/t/{night.code}/host">Back to the host page</a>' in page
+    assert f'href="/t/{night.code}/host/history">History and download</a>' in page
+    assert f'action="/t/{night.code}/host/new_night"' in page
+    # The new night's button there asks first, as the host page's does, and then starts it.
+    asked = night.host.post(
+        f"/t/{night.code}/host/new_night", data={"csrf_token": csrf_of(response)}
+    )
+    assert asked.location.endswith(f"/t/{night.code}/host?confirm=new_night")
+    night.host_do("new_night")
+    with app.app_context():
+        new_code = night.table().next_code
+    page = night.host.get(f"/t/{night.code}/standings").get_data(as_text=True)
+    assert f'href="/t/{new_code}/host">Go to the new night</a>' in page
+    assert "/host/new_night" not in page
+    # A player's standings offer none of the host's ways.
+    theirs = night.clients["Ben"].get(f"/t/{night.code}/standings").get_data(as_text=True)
+    assert "/host" not in theirs

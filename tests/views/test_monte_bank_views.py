@@ -101,7 +101,8 @@ def test_the_stake_typed_in_other_wins_over_the_quick_chip(app):
         ({"at": "ul", "amount": 5, "first": "middle"}, "There is no position 'middle'"),
         (
             {"at": "ul", "amount": 5, "kind": "monte_carlo", "against": "ll", "side": "right"},
-            "A Monte Carlo's side must hold the position it is on.",
+            "For a Monte Carlo, choose a side the card you tap lies on: the upper left card "
+            "lies on the upper side and on the left side.",
         ),
         ({"at": "middle", "amount": 5}, "There is no position 'middle'"),
         ({"at": "ul", "amount": 34, "kind": "monte_carlo", "side": "left"}, "a bet of 102"),

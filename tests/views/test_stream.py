@@ -10,7 +10,7 @@ import pytest
 from montones import create_app
 from montones.config import TestConfig
 from montones.live import channel, fanout, updates
-from tests.helpers.nights import Night, csrf_of
+from tests.helpers.nights import HX, Night, csrf_of
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +173,32 @@ def test_a_phone_sent_away_by_the_host_is_told_by_its_stream(app):
         # Told once, and then no "mine" for a seat it no longer holds.
         night.ok("Eva", "bet", heap=1, amount=3)
         assert [name for name, _ in stream.events(until="update")] == ["update"]
+    finally:
+        stream.close()
+
+
+def test_a_phone_let_back_in_by_the_host_is_told_by_its_stream_without_a_tap(app):
+    """Issue 36: a player let back in saw "sent away" until they tapped. The stream that told
+    the phone it had gone tells it it is back: what said so goes, and its regions are
+    fetched again; and from then on it is told of its own changes again."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    stream = Stream(night.clients["Ben"], url(night, "phone", night.state()["version"]))
+    try:
+        assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+        assert [name for name, _ in stream.events(until="gone")] == ["update", "gone"]
+        assert night.host_do("readmit", seat=night.seats["Ben"]).status_code == 303
+        events = stream.events(until="gone")
+        assert [name for name, _data in events] == ["update", "gone"]
+        back = events[-1][1]
+        assert "sent you away" not in back and 'id="gone"' in back
+        assert f'hx-get="/t/{night.code}/p/all" hx-trigger="load"' in back
+        # The phone's regions as that fetch gets them: Ben's seat, his chips.
+        page = night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX)
+        assert page.status_code == 200 and "sent you away" not in page.get_data(as_text=True)
+        # Its own changes are told again: the host's top-up changes Ben's chips.
+        assert night.host_do("top_up", seat=night.seats["Ben"], amount=10).status_code == 303
+        assert [name for name, _ in stream.events(until="mine")] == ["update", "mine"]
     finally:
         stream.close()
 

@@ -110,6 +110,29 @@ def test_a_watcher_is_told_why_there_is_no_seat_and_the_join_page_still_decides(
     assert "This table has ended." in page and f'href="/t/{night.code}/join"' not in page
 
 
+def test_a_watcher_goes_on_to_the_new_night_s_watch_page_not_its_tv(night):
+    """Issue 36, item 7: the end screen a watcher's phone shows is the TV's, and asks as the TV
+    does; it is sent to the new table's page for watching, laid out for a phone."""
+    guest = night.app.test_client()
+    watching = {**HX, "HX-Current-URL": f"http://localhost/t/{night.code}/watch"}
+    assert night.host_do("end").status_code == 303
+    page = guest.get(f"/t/{night.code}/watch").get_data(as_text=True)
+    asks = f'hx-get="/t/{night.code}/tv/next" hx-trigger="load"'
+    assert asks not in page  # no new night yet: nothing to go on to
+    waiting = guest.get(f"/t/{night.code}/tv/next", headers=watching)
+    assert waiting.location == f"/t/{night.code}/watch"
+    assert night.host_do("new_night").status_code == 303
+    with night.app.app_context():
+        new_code = night.table().next_code
+    assert asks in guest.get(f"/t/{night.code}/watch").get_data(as_text=True)
+    answer = guest.get(f"/t/{night.code}/tv/next", headers=watching)
+    assert answer.headers["HX-Redirect"] == f"/t/{new_code}/watch"
+    # The TV itself still goes on to the new night's TV page.
+    tv = {**HX, "HX-Current-URL": f"http://localhost/t/{night.code}/tv"}
+    answer = night.host.get(f"/t/{night.code}/tv/next", headers=tv)
+    assert answer.headers["HX-Redirect"] == f"/t/{new_code}/tv"
+
+
 def test_a_full_table_says_so_to_a_watcher(app):
     night = Night(app, "Ana", "Ben")
     state = night.state()
