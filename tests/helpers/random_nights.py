@@ -132,7 +132,8 @@ class Table:
         if self.game == "montones":
             banker = whoever_else(self.shuffled(), "offer", amount=amount)
             for seat in self.seats:
-                seat.tap("pass")
+                if seat is not banker:
+                    seat.tap("pass")
             return f"{banker and banker.name} offers {amount}"
         self.host_does("draw")
         banker = whoever_else(self.seats, "bank", amount=amount)
