@@ -20,8 +20,8 @@ What counts, precisely (FITS below):
   sticky status, a hint or the bar may cover what scrolls under them, never what the page can no
   longer scroll out from under them.
 - A phone's felt is not squeezed out of sight: what the sticky status, the first hand's guide
-  and the bar leave of the screen is a third of its height at least (once 80 px of 800 were left
-  to the heaps).
+  and the bar leave of the screen is a quarter of its height at least (once 80 px of 800 were
+  left to the heaps).
 - The TV also holds the rules of issue 28 (ROWS): each player's row whole, the name on one line,
   every word at 24 px or more.
 
@@ -80,7 +80,7 @@ FITS = """(tv) => {
   if (!tv && felt && bar) {
     const sticky = (el) => el && el.checkVisibility({visibilityProperty: true}) && getComputedStyle(el).position === "sticky" ? el.getBoundingClientRect().height : 0;
     const room = H - sticky(document.getElementById("status")) - sticky(document.getElementById("guide")) - sticky(bar);
-    if (room < 0.3 * H) problems.push(`the felt has ${Math.round(room)}px between the status and the bar`);
+    if (room < 0.25 * H) problems.push(`the felt has ${Math.round(room)}px between the status and the bar`);
   }
   const checks = [];
   for (const el of shown) {

@@ -55,11 +55,12 @@ class Seat:
         return answer.status_code
 
 
-class PhoneSeat:
-    """A player on a phone page: seated through the join page, tapping with its cookies."""
+class PhoneSeat(Seat):
+    """A player on a phone page: seated through the join page, tapping over HTTP with the page's
+    cookies (its session is its seat)."""
 
     def __init__(self, page, base, code, name, language):
-        self.name, self.page, self.code, self.base = name, page, code, base
+        self.name, self.page, self.code = name, page, code
         page.goto(f"{base}/t/{code}/join?lang={language}")
         page.locator('input[name="name"]').fill(name)
         page.locator('form[action$="/join"] button[type="submit"]').click()
@@ -67,13 +68,8 @@ class PhoneSeat:
         page.locator("#status").wait_for()
         headers = page.locator("body").get_attribute("hx-headers")
         self.token = re.search(r'"X-CSRF-Token": "([^"]+)"', headers).group(1)
-
-    def tap(self, kind, **fields) -> int:
-        data = {"csrf_token": self.token, **{k: str(v) for k, v in fields.items()}}
-        answer = self.page.context.request.post(
-            f"{self.base}/t/{self.code}/a/{kind}", form=data, headers={"HX-Request": "true"}
-        )
-        return answer.status
+        cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+        self.http = httpx.Client(base_url=base, timeout=30, cookies=cookies)
 
 
 def create(base, game, language):
