@@ -1,12 +1,13 @@
-// The TV never scrolls and never cuts anything off (issue 36): each of its boxes (the felt, the
-// players and their payments, the last hands) lays out what it holds at its own size, and when
-// that is more than the box's room, scales it down (CSS zoom, so it reflows in the width it
-// gains) by the largest factor that lets it fit. Twelve players' payments or a finale's story
-// then take a smaller type instead of running off the screen; a quiet hand keeps its full size.
+// The TV never scrolls and never cuts anything off (issue 36): each of its boxes (the felt or
+// the demonstration's, the players and their payments, the last hands) lays out what it holds at
+// its own size, and when that is more than the box's room, scales it down (CSS zoom, so it
+// reflows in the width it gains) by the largest factor that lets it fit. Twelve players'
+// payments or a finale's story then take a smaller type instead of running off the screen; a
+// quiet hand keeps its full size.
 (function () {
   "use strict";
 
-  var BOXES = "body.tv .tv-main > .felt, body.tv .tv-side > .players, body.tv .tv-side > .recent";
+  var BOXES = "body.tv .tv-main > .felt, body.tv .demo__felt > .felt, body.tv .tv-side > .players, body.tv .tv-side > .recent";
   var SMALLEST = 0.35; // no smaller than this: past it nothing is read from the sofa anyway
 
   function parts(box) {
