@@ -52,9 +52,10 @@
     var grid = document.querySelector(".tv-grid");
     if (!grid) { return; }
     fitAll();
-    // Whatever the stream swaps in or a reveal shows, wherever: the boxes fit again, in a frame.
+    // Whatever the stream swaps in or shows after a reveal, wherever: the boxes fit again, in a
+    // frame (not at each of a reveal's steps: they change no size, and the TV has a show to play).
     new MutationObserver(soon).observe(grid, {
-      childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["hidden", "class"],
+      childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["hidden"],
     });
     window.addEventListener("resize", soon);
     if (document.fonts) { document.fonts.ready.then(soon); }
