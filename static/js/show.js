@@ -143,8 +143,10 @@
 
   // The TV is the show: nothing tells a hand's outcome before its reveal does. While the
   // felt's reveal plays (#felt's data-reveal: its version; data-done: how long it lasts), a
-  // [data-keep] element goes on showing what it showed before (a player's chips, the bank)
-  // and a [data-after-reveal] one (the TV's last hands) is hidden. On a phone my own regions
+  // [data-keep] element goes on showing what it showed before: a region beside the felt (the
+  // TV's title, its players, its last hands; a phone's odds) whole, a player's chips, the bank.
+  // A region that times its own parts by the reveal ([data-rv] of the playing version) plays
+  // them instead of being kept whole. On a phone my own regions
   // wait for the moment the reveal reaches my last bet (the banker's, its end): until then
   // its result lines ([data-outcome]) and its bar are hidden and it says to watch the TV
   // ([data-watch]). A phone at a table whose TV is not open (#tap's data-tv) plays nothing.
@@ -195,28 +197,26 @@
     if (old.dataset.keep) { keeps.push(old); }
     keeps.forEach(function (el) { kept[el.dataset.keep] = el.innerHTML; });
   });
+  function timed(el) {
+    var felt = document.getElementById("felt");
+    return !!(felt && felt.dataset.reveal && el.querySelector('[data-rv="' + felt.dataset.reveal + '"]'));
+  }
   function hold() {
     var now = window.performance.now();
     document.querySelectorAll("[data-keep]").forEach(function (el) {
       if (after.has(el)) { return; }
       var before = kept[el.dataset.keep], wait = until(el) - now;
       after.set(el, el.innerHTML);
-      if (before === undefined || before === el.innerHTML || wait <= 0) { return; }
+      if (before === undefined || before === el.innerHTML || wait <= 0 || timed(el)) { return; }
       el.innerHTML = before;
       var release = function () {
         var left = until(el) - window.performance.now();
         if (left > 0) { window.setTimeout(release, left + 20); return; }
         el.innerHTML = after.get(el);
         kept[el.dataset.keep] = el.innerHTML;
+        if (window.htmx) { window.htmx.process(el); }
       };
       window.setTimeout(release, wait);
-    });
-    document.querySelectorAll("[data-after-reveal]").forEach(function (el) {
-      var wait = revealEnd(el.dataset.afterReveal) - now;
-      if (wait > 0 && !el.hidden) {
-        el.hidden = true;
-        window.setTimeout(function () { el.hidden = false; }, wait);
-      }
     });
     if (!phone()) { return; }
     var wait = myMoment() - now;
