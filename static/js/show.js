@@ -275,6 +275,7 @@
       holdRegion(el, was);
     });
     shown = {};
+    delete document.body.dataset.fresh;  // held now by show.js, from here on
     revealState();
     if (!phone()) { return; }
     var wait = myMoment() - now;

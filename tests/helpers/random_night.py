@@ -15,10 +15,15 @@ test's folder), never written: every move goes through the routes.
 from __future__ import annotations
 
 import json
+import re
 import time
 from random import Random
 
+from sqlalchemy import select
+
 from montones import service
+from montones.data.models import LedgerEntry
+from montones.extensions import db
 from montones.factory import create_app
 from montones.rules.computer import PATIENCE
 from montones.rules.games import game
@@ -51,6 +56,32 @@ class BrowserSeat:
         fields = {k: str(v) for k, v in data.items()}
         headers = {"HX-Request": "true", "X-CSRF-Token": page_token(self.page)}
         return self.page.context.request.post(self.base + path, form=fields, headers=headers)
+
+    def shows_all(self, code) -> bool:
+        """Whether the page's own regions (its status, guide and bar) are those the table draws
+        for it now: the marks it holds (#own's held) are a fresh drawing's, for its choices."""
+        held, query = self.page.evaluate(OWN_QUERY)
+        answer = self.page.context.request.get(
+            f"{self.base}/t/{code}/p/mine?{query}", headers={"HX-Request": "true"}
+        )
+        fresh = re.search(r'name="held" value="([^"]*)"', answer.text())
+        return bool(fresh) and fresh.group(1) == held
+
+
+# What a phone sends when it fetches its own regions (its hx-include: #intent, #own), and the
+# marks it holds.
+OWN_QUERY = """() => {
+  const fields = new URLSearchParams();
+  for (const id of ["intent", "own"]) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    for (const input of el.querySelectorAll("input, select")) {
+      if (!input.name || ((input.type === "radio" || input.type === "checkbox") && !input.checked)) continue;
+      fields.append(input.name, input.value);
+    }
+  }
+  return [document.querySelector("#own input[name=held]").value, fields.toString()];
+}"""
 
 
 class HttpSeat:
@@ -109,10 +140,32 @@ class RandomNight:
         phone = Phone(self.base)
         phone.page(f"/t/{self.code}/join")
         phone.http.post(f"/t/{self.code}/join", data={"csrf_token": phone.token, "name": name})
-        phone.page(f"/t/{self.code}")
+        # The table's page may hold no form yet (a Monte table before the draw): its token is
+        # the one htmx sends, in the body's hx-headers.
+        html = phone.http.get(f"/t/{self.code}").text
+        phone.token = re.search(r'"X-CSRF-Token": "([^"]+)"', html).group(1)
         (seat,) = self._new_seat()
         self.seats[seat], self.names[seat] = HttpSeat(phone), name
         return seat
+
+    def outcome(self, version):
+        """What the hand settled at ``version`` decided, in numbers: the chips it moved, each
+        movement and each account's sum (signed), and the chips each account it touched holds
+        after it."""
+        with self.app.app_context():
+            table = service.get_table(self.code)
+            rows = db.session.execute(
+                select(LedgerEntry.version, LedgerEntry.account, LedgerEntry.amount).where(
+                    LedgerEntry.table_id == table.id, LedgerEntry.version <= version
+                )
+            ).all()
+        moved, sums, balances = set(), {}, {}
+        for at, account, amount in rows:
+            balances[account] = balances.get(account, 0) + amount
+            if at == version:
+                moved.add(amount)
+                sums[account] = sums.get(account, 0) + amount
+        return moved | set(sums.values()), {balances[account] for account in sums}
 
     def host_do(self, kind):
         """The host's switch ``kind`` (its page ``self.host``), a drastic one answered yes."""
