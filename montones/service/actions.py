@@ -18,6 +18,7 @@ from montones.data.queries import (
     is_host,
     seat_by_rejoin_code,
     seat_by_token,
+    version_time,
 )
 from montones.data.refusals import NotAllowed, ServiceError, Stale
 from montones.data.snapshot import Snapshot
@@ -44,6 +45,15 @@ class Actor:
 def stage(state: dict) -> str:
     """What a screen was showing: a request made at another stage is stale."""
     return game(state["game"]).stage(state)
+
+
+def age(table: Snapshot) -> int:
+    """How long ago (ms) the table's version was made: a page drawn during a hand's reveal
+    plays it on from there, as the screens that saw the tap do; 0 for a first version."""
+    made = version_time(db.session, table.id, table.version)
+    if made is None:
+        return 0
+    return max(0, round((clock().utcnow() - made).total_seconds() * 1000))
 
 
 def create_table(

@@ -7,6 +7,7 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 ``montones.live``. A view parses, asks the service, and renders; it names no game.
 """
 
+from montones import service
 from montones.live import stream
 from montones.rules.games import GAMES, game
 from montones.web import assets, chart, common, host, lobby, play, tv, watch
@@ -21,5 +22,6 @@ def init_app(app):
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["chart_size"] = chart.size
+    app.jinja_env.globals["version_age"] = service.age
     for module in (lobby, play, tv, watch, stream, host):
         app.register_blueprint(module.bp)

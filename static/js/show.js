@@ -91,8 +91,20 @@
   // The reveal: every [data-at] element shows that many ms after the screen first had its
   // version (data-rv), whichever region brought it: the felt, the TV's line and its players
   // come in separate swaps, and one that is swapped again mid-reveal keeps its place in time.
-  var starts = {};
+  // A page drawn once its version's reveal was over (body's data-drawn: its version, data-age:
+  // how long ago that was made) shows it over, not played again; one drawn during it plays it
+  // from the start (the server's time is ahead of the TV's, which had it later: from there it
+  // would show the outcome before the TV).
+  var starts = {}, drawnAt = null;
+  function start(version, now) {
+    var age = Number(document.body.dataset.age || 0), felt = clock();
+    var done = felt && felt.dataset.reveal === version ? Number(felt.dataset.done || 0) : 0;
+    if (drawnAt === null) { drawnAt = now - age; }
+    starts[version] = version === document.body.dataset.drawn && age >= done ? drawnAt : now;
+  }
   var pending = 0;
+  // What times the reveal: the felt, or on a page without one (the host's) its clock.
+  function clock() { return document.getElementById("felt") || document.querySelector("[data-reveal-clock]"); }
   function revealState() {
     document.body.dataset.reveal = pending > 0 ? "playing" : "done";
   }
@@ -103,13 +115,13 @@
   }
   function schedule() {
     var now = window.performance.now(), alone = phone() && noTv();
-    var felt = document.getElementById("felt");
-    if (felt && felt.dataset.reveal && !(felt.dataset.reveal in starts)) { starts[felt.dataset.reveal] = now; }
+    var felt = clock();
+    if (felt && felt.dataset.reveal && !(felt.dataset.reveal in starts)) { start(felt.dataset.reveal, now); }
     document.querySelectorAll("[data-at][data-rv]:not(.is-shown)").forEach(function (el) {
       if (el.dataset.scheduled) { return; }
       el.dataset.scheduled = "1";
       var version = el.dataset.rv;
-      if (!(version in starts)) { starts[version] = now; }
+      if (!(version in starts)) { start(version, now); }
       var wait = starts[version] + Number(el.dataset.at) - now;
       if (wait <= 0 || alone) { show(el, false); return; }
       pending += 1;
@@ -147,16 +159,19 @@
   }
 
   // The TV is the show: nothing tells a hand's outcome before its reveal does. While the
-  // felt's reveal plays (#felt's data-reveal: its version; data-done: how long it lasts), a
-  // [data-keep] element goes on showing what it showed before (a player's chips, the bank)
-  // and a [data-after-reveal] one (the TV's last hands) is hidden. On a phone my own regions
+  // felt's reveal plays (#felt's data-reveal: its version; data-done: how long it lasts; on
+  // the host page, its clock's), a [data-keep] element goes on showing what it showed before:
+  // a region beside the felt (the TV's title, its players, its last hands; a phone's odds; the
+  // host's line and players) whole, a player's chips, the bank.
+  // A region that times its own parts by the reveal ([data-rv] of the playing version) plays
+  // them instead of being kept whole. On a phone my own regions
   // wait for the moment the reveal reaches my last bet (the banker's, its end): until then
   // its result lines ([data-outcome]) and its bar are hidden and it says to watch the TV
   // ([data-watch]). A phone at a table whose TV is not open (#tap's data-tv) plays nothing.
   function phone() { return document.body.classList.contains("phone"); }
   function noTv() { return !!document.querySelector('#tap[data-tv="0"]'); }
   function revealEnd(version) {
-    var felt = document.getElementById("felt");
+    var felt = clock();
     if (!felt || felt.dataset.reveal !== String(version) || !(version in starts)) { return 0; }
     return starts[version] + Number(felt.dataset.done || 0);
   }
@@ -188,41 +203,85 @@
     return last >= 0 ? starts[own.dataset.v] + last : end;
   }
   function until(el) {
-    var felt = document.getElementById("felt");
+    var felt = clock();
     if (phone() && el.closest("#status")) { return myMoment(); }
     return felt && felt.dataset.reveal ? revealEnd(felt.dataset.reveal) : 0;
   }
-  var kept = {}, after = new WeakMap(), heldTimer = null;
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  // A region is held by showing, in its place, a copy of what it showed before (without its
+  // ids: the stream's parts go on being swapped into the region itself, hidden meanwhile); a
+  // page drawn during the reveal has no before: the region waits blank.
+  var shown = {}, holding = {}, heldTimer = null, drawn = false;
+  // What a region showed, taken before a swap changes it: the region swapped whole, one in the
+  // part swapped, or the region a part of it is (the stream swaps each part with an id on its
+  // own); on the host page, its live part (its own swap). A region being held keeps its before.
+  function keep(event) {
     var old = event.detail.target;
     if (!old || !old.querySelectorAll) { return; }
-    var keeps = Array.prototype.slice.call(old.querySelectorAll("[data-keep]"));
-    if (old.dataset.keep) { keeps.push(old); }
-    keeps.forEach(function (el) { kept[el.dataset.keep] = el.innerHTML; });
-  });
+    var regions = Array.prototype.slice.call(old.querySelectorAll("[data-keep]"));
+    var around = old.closest("[data-keep]");
+    if (around) { regions.push(around); }
+    regions.forEach(function (el) {
+      var key = el.dataset.keep;
+      if (!(key in shown) && !holding[key]) { shown[key] = el.innerHTML; }
+    });
+  }
+  document.addEventListener("htmx:oobBeforeSwap", keep);
+  document.addEventListener("htmx:beforeSwap", keep);
+  function timed(el) {
+    var felt = clock();
+    return !!(felt && felt.dataset.reveal && el.querySelector('[data-rv="' + felt.dataset.reveal + '"]'));
+  }
+  function region(key) { return document.querySelector('[data-keep="' + key + '"]'); }
+  // Not before the felt has shown every part of its reveal, either (a timer late on a busy
+  // machine plays the felt late: what it holds back waits for it).
+  function playing() {
+    var felt = clock();
+    return !!(felt && felt.dataset.reveal
+      && felt.querySelector('[data-rv="' + felt.dataset.reveal + '"][data-at]:not(.is-shown)'));
+  }
+  function release(key) {
+    var el = region(key), left = el ? until(el) - window.performance.now() : 0;
+    if (left <= 0 && el && !(phone() && el.closest("#status")) && playing()) { left = 30; }
+    if (left > 0) { window.setTimeout(function () { release(key); }, left + 20); return; }
+    if (holding[key].copy) { holding[key].copy.remove(); }
+    if (el) { el.classList.remove("is-held", "is-kept"); }
+    delete holding[key];
+    pending -= 1;
+    revealState();
+  }
+  function holdRegion(el, was) {
+    var key = el.dataset.keep, copy = null;
+    if (was !== undefined) {
+      copy = el.cloneNode(false);
+      copy.removeAttribute("id");
+      copy.removeAttribute("data-keep");
+      copy.removeAttribute("hx-swap-oob");
+      copy.dataset.before = key;
+      copy.innerHTML = was;
+      copy.querySelectorAll("[id]").forEach(function (inner) { inner.removeAttribute("id"); });
+      el.before(copy);
+    }
+    el.classList.add(copy ? "is-held" : "is-kept");
+    holding[key] = {copy: copy};
+    pending += 1;  // the reveal plays on while a region waits for it
+    release(key);
+  }
   function hold() {
-    var now = window.performance.now();
+    var now = window.performance.now(), first = !drawn;
+    drawn = true;
     document.querySelectorAll("[data-keep]").forEach(function (el) {
-      if (after.has(el)) { return; }
-      var before = kept[el.dataset.keep], wait = until(el) - now;
-      after.set(el, el.innerHTML);
-      if (before === undefined || before === el.innerHTML || wait <= 0) { return; }
-      el.innerHTML = before;
-      var release = function () {
-        var left = until(el) - window.performance.now();
-        if (left > 0) { window.setTimeout(release, left + 20); return; }
-        el.innerHTML = after.get(el);
-        kept[el.dataset.keep] = el.innerHTML;
-      };
-      window.setTimeout(release, wait);
-    });
-    document.querySelectorAll("[data-after-reveal]").forEach(function (el) {
-      var wait = revealEnd(el.dataset.afterReveal) - now;
-      if (wait > 0 && !el.hidden) {
-        el.hidden = true;
-        window.setTimeout(function () { el.hidden = false; }, wait);
+      var key = el.dataset.keep, wait = until(el) - now;
+      if (holding[key]) {  // swapped whole while held: the new one waits too
+        el.classList.add(holding[key].copy ? "is-held" : "is-kept");
+        return;
       }
+      var was = shown[key];
+      if (wait <= 0 || timed(el) || (was === undefined && !first) || was === el.innerHTML) { return; }
+      holdRegion(el, was);
     });
+    shown = {};
+    delete document.body.dataset.fresh;  // held now by show.js, from here on
+    revealState();
     if (!phone()) { return; }
     var wait = myMoment() - now;
     if (wait > 0) {
@@ -312,6 +371,9 @@
   // An answer's out-of-band parts are swapped one by one, #own (the version they were drawn
   // at) last: they are looked at once all are in, before the page is painted.
   var queued = false;
+  // The host page's own swap is looked at as soon as it is made, not after htmx's settling:
+  // what it holds would show meanwhile.
+  document.addEventListener("htmx:afterSwap", update);
   document.addEventListener("htmx:afterSettle", update);
   document.addEventListener("htmx:oobAfterSwap", function () {
     if (queued) { return; }

@@ -97,7 +97,11 @@ def play_coup(number, banker, punter, tv, stakes):
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     steps = tv.evaluate("window.reveal")
     whats = [s["what"] for s in steps]
-    assert whats[0] == "gate" and not steps[0]["secret_shown"], steps
+    # The gate first: what shows with it (the gate among the cards seen, the deck one card
+    # shorter) shows at its very moment, and nothing secret before it.
+    gate = whats.index("gate")
+    assert set(whats[:gate]) <= {"other"}, steps
+    assert not any(step["secret_shown"] for step in steps[: gate + 1]), steps
     assert whats.index("verdict") < whats.index("paid") and whats.count("paid") == 2, steps
     expect(punter.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
     waited_for_the_tv(tv, watched)
@@ -156,12 +160,12 @@ def test_two_phones_and_a_tv_play_two_coups_of_monte(chromium, server):
     punter.get_by_role("button", name="Cut", exact=True).click()
 
     play_coup(1, banker, punter, tv, {"top": 5, "bottom": 1})
-    expect(tv.locator("#felt .monte__count")).to_contain_text("35 cards left")
+    expect(tv.locator("#felt .monte__count >> visible=true")).to_contain_text("35 cards left")
     expect(tv.locator("#felt .discards .card")).to_have_count(5)
 
     banker.get_by_role("button", name="Next coup").click()
     play_coup(2, banker, punter, tv, {"top": 10, "bottom": 5})
-    expect(tv.locator("#felt .monte__count")).to_contain_text("30 cards left")
+    expect(tv.locator("#felt .monte__count >> visible=true")).to_contain_text("30 cards left")
     expect(tv.locator("#felt .discards .card")).to_have_count(10)
 
     chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]

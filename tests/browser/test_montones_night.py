@@ -135,14 +135,14 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
     # money first: Eva's 5 on heap 2, then Ben's 10 on heap 1), then the banker's heap, and only
     # then shows the banker's card, the verdicts and the payments, in the order settled.
     tv.evaluate(WATCH_REVEAL)
-    ben_chips = ben.locator("#status [data-keep=my-chips]").inner_text()
+    ben_chips = ben.locator("#status .status__chips >> visible=true").inner_text()
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     # The TV is the show: while it turns the heaps, Ben's phone says to watch it and tells
     # nothing of the hand (his chips as they were, no result, no bar), until the TV pays him.
     expect(ben.locator("#status [data-watch]")).to_be_visible(timeout=TIMEOUT)
     expect(ben.locator("#status .status__result")).to_be_attached()
     expect(ben.locator("#status .status__result")).to_be_hidden()
-    expect(ben.locator("#status [data-keep=my-chips]")).to_have_text(ben_chips)
+    expect(ben.locator("#status .status__chips >> visible=true")).to_have_text(ben_chips)
     expect(ben.locator("#bar")).to_have_css("visibility", "hidden")
     expect(tv.locator("body")).to_have_attribute("data-reveal", "playing")
     screenshot(ben, "phone-watch-the-tv")

@@ -170,11 +170,11 @@ class MonteBank:
         close = self.phones[self.banker].get_by_role("button", name="Bets are done: turn the cards")
         expect(close).to_be_visible(timeout=TIMEOUT)
         close.click()
-        expect(self.tv.locator("#tv_status")).to_contain_text(
-            "The deal is decided", timeout=TIMEOUT
-        )
+        # The title tells the deal's outcome once the reveal has turned its cards, not before.
+        expect(self.tv.locator("#felt.felt--reveal")).to_have_count(1, timeout=TIMEOUT)
         turned = self.tv.locator("#felt .mb__turned li").count()
         at_rest(self.tv, timeout=1000 * min(turned, 40) + TIMEOUT)
+        expect(self.tv.locator("#tv_status")).to_contain_text("The deal is decided")
 
     def next_hand(self):
         next_deal = self.phones[self.banker].get_by_role("button", name="Next deal")

@@ -22,7 +22,6 @@ REGIONS = """(ids) => ids.map((id) => {
     el.querySelectorAll('#intent input[type="text"]').forEach((input) => { input.removeAttribute("value"); });
     el.querySelectorAll(".notice").forEach((notice) => { notice.remove(); });
     el.querySelectorAll(".flash").forEach((result) => { result.classList.remove("flash"); });
-    el.querySelectorAll("[data-after-reveal]").forEach((line) => { line.hidden = false; });
     el.querySelectorAll("[data-rv]").forEach((step) => {
       step.classList.remove("is-shown");
       step.removeAttribute("data-scheduled");

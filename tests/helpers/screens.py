@@ -133,7 +133,8 @@ PHONE_NOTES = """() => {
     note("watch", seen("#status [data-watch]"));
     note("result", seen("#status .status__result"));
     note("bar", seen("#bar"));
-    const chips = document.querySelector("#status [data-keep=my-chips]");
+    // Held, my chips show as a copy of what they were, the new ones hidden (show.js).
+    const chips = [...document.querySelectorAll("#status .status__chips")].find((el) => el.checkVisibility());
     note("chips", chips ? chips.textContent : null);
   };
   let asked = false;
