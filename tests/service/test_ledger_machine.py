@@ -80,7 +80,16 @@ WEIGHTS = {
         "close_auction": 3,  # the host, before everyone answered
         "kick_banker": 20,  # the host, when a kicked cutter left the deck waiting (see _moves)
     },
-    "monte": {"draw": 10, "bank": 10, "cut": 10, "bet": 10, "withdraw": 2, "gate": 6, "next": 10},
+    "monte": {
+        "draw": 10,
+        "bank": 10,
+        "decline": 2,
+        "cut": 10,
+        "bet": 10,
+        "withdraw": 2,
+        "gate": 6,
+        "next": 10,
+    },
     "monte_bank": {
         "draw": 10,
         "bank": 10,
