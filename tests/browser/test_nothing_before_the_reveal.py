@@ -270,6 +270,8 @@ HANDS = {2: 2, 7: 1, 12: 1}
 RELOADED = ("P1", "watcher")  # reloaded mid-reveal: the first hand's, the second's
 
 
+# A night's own limit (420 s of play, above) and its pages' setting up pass pytest's 420 s.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(("game", "players", "first"), NIGHTS)
 def test_no_screen_shows_anything_before_the_tvs_reveal(chromium, server, game, players, first):
     base, _process, folder, _port = server

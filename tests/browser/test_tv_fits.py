@@ -256,6 +256,8 @@ class Night:
 SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 
 
+# Four tables of 2 to 12 players each: up to about 4 minutes on a loaded machine.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", FIELDS)
 def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, game):
     """A random night of the game in every language at once, from two players to seven and
