@@ -12,9 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from montones import create_app, service
-from montones.config import TestConfig
+from montones import service
 from montones.service import Actor
+from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 
 TIMEOUT = 15_000
@@ -74,10 +74,7 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
 ):
     base, _process, folder, _port = server
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
-
-    app = create_app(Config)
+    app = database_app(folder)
     with app.app_context():
         table, secret = service.create_table(game, "Last night", 200, {})
     code = table.code

@@ -5,8 +5,8 @@ chooses, and on a 1366 px laptop a page that uses the width, not a phone's colum
 import pytest
 from playwright.sync_api import expect
 
-from montones import create_app, service
-from montones.config import TestConfig
+from montones import service
+from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE, TV, join, screenshot
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -20,10 +20,7 @@ def test_the_host_page_shows_both_codes_and_lines_up_each_checkbox_with_its_name
 ):
     base, _process, folder, _port = server
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
-
-    app = create_app(Config)
+    app = database_app(folder)
     with app.app_context():
         table, secret = service.create_table("montones", "Friday", 200, {})
         for name in ("Ana", "Benedikt Alexandrowitsch", "Eva"):
@@ -80,10 +77,7 @@ def test_the_host_turns_off_the_tv_s_sound_and_its_line_asking_for_a_click(chrom
     a browser that still refuses keeps the line, one that lets it play loses it."""
     base, _process, folder, _port = server
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
-
-    app = create_app(Config)
+    app = database_app(folder)
     with app.app_context():
         table, secret = service.create_table("monte", "Quiet", 200, {})
         service.join(table.code, "Ana")
@@ -122,10 +116,7 @@ def test_a_player_let_back_in_sees_the_table_again_without_a_tap(chromium, serve
     """Issue 36: a player the host lets back in was told only at their next tap."""
     base, _process, folder, _port = server
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
-
-    app = create_app(Config)
+    app = database_app(folder)
     with app.app_context():
         table, secret = service.create_table("montones", "Friday", 200, {})
     phones = {name: join(chromium, f"{base}/t/{table.code}/join", name) for name in ("Ana", "Ben")}

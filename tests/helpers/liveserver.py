@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from montones import create_app
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -207,3 +209,14 @@ def betting_table(base: str):
     assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
     assert banker.post(f"/t/{code}/a/heaps", count=3).status_code == 200
     return code, punter
+
+
+def database_app(folder):
+    """An app on the server's database (``folder``/montones.sqlite), to make and read its tables from the test."""
+    return create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'montones.sqlite'}",
+            "SECRET_KEY": "random-night-reader",
+            "TESTING": True,
+        }
+    )

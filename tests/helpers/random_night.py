@@ -24,22 +24,10 @@ from sqlalchemy import select
 from montones import service
 from montones.data.models import LedgerEntry
 from montones.extensions import db
-from montones.factory import create_app
 from montones.rules.computer import PATIENCE
 from montones.rules.games import game
-from tests.helpers.liveserver import Phone
+from tests.helpers.liveserver import Phone, database_app
 from tests.helpers.screens import PHONE
-
-
-def database_app(folder):
-    """An app on the server's database (``folder``/montones.sqlite), to read tables from."""
-    return create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'montones.sqlite'}",
-            "SECRET_KEY": "random-night-reader",
-            "TESTING": True,
-        }
-    )
 
 
 def page_token(page) -> str:
