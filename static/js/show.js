@@ -244,7 +244,11 @@
     if (left <= 0 && el && !(phone() && el.closest("#status")) && playing()) { left = 30; }
     if (left > 0) { window.setTimeout(function () { release(key); }, left + 20); return; }
     if (holding[key].copy) { holding[key].copy.remove(); }
-    if (el) { el.classList.remove("is-held", "is-kept"); }
+    if (el) {
+      el.classList.remove("is-held", "is-kept");
+      // As it came: an element the server drew with no class is left with none, not class="".
+      if (!el.classList.length) { el.removeAttribute("class"); }
+    }
     delete holding[key];
     pending -= 1;
     revealState();
