@@ -401,3 +401,31 @@ def test_the_casino_bar_holds_at_360_px_in_every_language(chromium, server, lang
     assert phone.evaluate(BAR) == [], language
     phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, f"casino-bar-360-{language}-monte-carlo")
+
+
+# Each name in the TV's player list that its box cuts short (an ellipsis or a hidden overflow).
+NAMES_CUT = """() => [...document.querySelectorAll("#players .player__name")]
+  .filter((name) => name.scrollWidth > name.clientWidth)
+  .map((name) => name.textContent.trim().replace(/\\s+/g, " "))"""
+
+
+@pytest.mark.parametrize("game", FIELDS)
+def test_computer_players_names_show_whole_with_their_mark_at_twelve(chromium, server, game):
+    """Issue 36: at twelve players the TV's list cut a computer's name and mark to
+    "Carmen [bot …]" and "Ramón b…". Eleven computers (each name the rules give one) and a
+    person: every name shows whole, and each computer still carries its mark."""
+    base, _process, _folder, _port = server
+    host, token, code = create(base, game, "en")
+    for number in range(11):
+        added = host.post(
+            f"/t/{code}/host/add_computer", data={"csrf_token": token, "nonce": f"c{number}"}
+        )
+        assert added.status_code == 303
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    Seat(base, code, "Maximiliano", "en")
+    expect(tv.locator("#players .player")).to_have_count(12, timeout=TIMEOUT)
+    expect(tv.locator("#players .player__name .computer-mark")).to_have_count(11)
+    at_rest(tv)
+    screenshot(tv, f"computers-twelve-{game}-tv")
+    assert tv.evaluate(NAMES_CUT) == []
