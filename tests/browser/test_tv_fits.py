@@ -412,8 +412,9 @@ NAMES_CUT = """() => [...document.querySelectorAll("#players .player__name")]
 @pytest.mark.parametrize("game", FIELDS)
 def test_computer_players_names_show_whole_with_their_mark_at_twelve(chromium, server, game):
     """Issue 36: at twelve players the TV's list cut a computer's name and mark to
-    "Carmen [bot …]" and "Ramón b…". Eleven computers (each name the rules give one) and a
-    person: every name shows whole, and each computer still carries its mark."""
+    "Carmen [bot …]" and "Ramón b…", and a banker's "♛ Maximiliano" to "♛ Maximilia…". Eleven
+    computers (each name the rules give one) and a person of two long names: every name shows
+    whole, and each computer still carries its mark."""
     base, _process, _folder, _port = server
     host, token, code = create(base, game, "en")
     for number in range(11):
@@ -423,7 +424,7 @@ def test_computer_players_names_show_whole_with_their_mark_at_twelve(chromium, s
         assert added.status_code == 303
     tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
     tv.goto(f"{base}/t/{code}/tv")
-    Seat(base, code, "Maximiliano", "en")
+    Seat(base, code, "Maximiliano José", "en")
     expect(tv.locator("#players .player")).to_have_count(12, timeout=TIMEOUT)
     expect(tv.locator("#players .player__name .computer-mark")).to_have_count(11)
     at_rest(tv)
