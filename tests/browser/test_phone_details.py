@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.liveserver import Phone
+from tests.helpers.liveserver import Phone, create_table, seat
 from tests.helpers.nights import monte_bank_form
-from tests.helpers.screens import PHONE, join, screenshot
+from tests.helpers.screens import PHONE, at_rest, join, screenshot
 
 TIMEOUT = 10_000
 SMALL = {"width": 360, "height": 800}
@@ -186,3 +186,64 @@ def test_a_card_back_is_drawn_when_the_card_sprite_never_arrives(chromium, dealt
     expect(back).to_be_attached(timeout=TIMEOUT)
     drawn = back.evaluate("use => use.getBBox().width")
     assert drawn > 0, "the card back drew nothing"
+
+
+# Where each of the phone's parts lies on the screen, and, for every heap scrolled to the
+# middle of the screen, whether a finger at its centre lands on it (not on the status, the
+# guide, the bar or its notice).
+HEAPS_ON_SCREEN = """() => {
+  const box = (id) => { const b = document.getElementById(id).getBoundingClientRect();
+                        return {top: b.top, height: b.height}; };
+  const parts = {bar: box("bar"), status: box("status")};
+  const missed = [...document.querySelectorAll("#felt .heap")].filter((heap) => {
+    heap.scrollIntoView({block: "center", behavior: "instant"});
+    const b = heap.getBoundingClientRect();
+    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    return !(hit && heap.contains(hit));
+  }).map((heap) => heap.dataset.heap);
+  return {parts, missed};
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, SMALL], ids=["390", "360"])
+def test_eight_heaps_stay_within_reach_beside_the_guide_and_a_refusal(chromium, server, size):
+    """Issue 36: on a small phone a Montones first hand left the heaps 80 px between the status,
+    the guide and the bar, and the guide and a refusal lay over heap 4. With eight heaps, the
+    first hand's guide and a refusal showing, every heap can be scrolled to and tapped at its
+    middle, and the bar keeps to about a third of the screen (UX.md)."""
+    base = server[0]
+    code, _host = create_table(base, chips=1000, heaps_max=8)
+    banker = seat(base, code, "Bank")
+    context = chromium.new_context(viewport=size, locale="en-GB", has_touch=True, is_mobile=True)
+    ana = context.new_page()
+    ana.goto(f"{base}/t/{code}/join?lang=en")
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name=re.compile("Sit down")).click()
+    expect(ana.locator("#status")).to_contain_text("Ana")
+    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
+    stage = ana.locator("#tap input[name=stage]")
+    was = stage.get_attribute("value")
+    assert act(ana, base, code, "pass").status == 200
+    expect(stage).not_to_have_attribute("value", was, timeout=TIMEOUT)
+    assert act(ana, base, code, "cut", position=11).status == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=8).status_code == 200
+    expect(ana.locator("#felt .heap")).to_have_count(8, timeout=TIMEOUT)
+    expect(ana.locator("#guide")).to_be_visible(timeout=TIMEOUT)
+    at_rest(ana)
+    screen = size["height"]
+    first = ana.evaluate(HEAPS_ON_SCREEN)
+    assert first["missed"] == [], first
+    assert first["parts"]["bar"]["height"] <= screen * 0.36, first
+
+    # A stake over the bank, tapped on heap 4: refused in words, in the bar.
+    ana.locator("#bar").get_by_text("Bet on it", exact=True).click()
+    ana.locator("#bar input[name=custom]").fill("5000")
+    ana.touchscreen.tap(*tap_at(ana, ana.locator("#heap-4")))
+    expect(ana.locator("#bar .notice")).to_contain_text("the most you can bet", timeout=TIMEOUT)
+    expect(ana.locator("#guide")).to_be_visible()
+    at_rest(ana)
+    refused = ana.evaluate(HEAPS_ON_SCREEN)
+    screenshot(ana, f"eight-heaps-refused-{size['width']}")
+    assert refused["missed"] == [], refused
+    assert refused["parts"]["bar"]["height"] <= screen * 0.36, refused
+    context.close()

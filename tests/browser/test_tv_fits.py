@@ -38,6 +38,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_show import NO_SOUND_BEFORE_A_CLICK
+from tests.helpers.liveserver import create_table, seat
 from tests.helpers.random_nights import FIELDS, NAMES, Seat, Table, create, whoever_else
 from tests.helpers.screens import TV, at_rest, screenshot, serious_violations
 
@@ -401,3 +402,80 @@ def test_the_casino_bar_holds_at_360_px_in_every_language(chromium, server, lang
     assert phone.evaluate(BAR) == [], language
     phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, f"casino-bar-360-{language}-monte-carlo")
+
+
+# Each name in the TV's player list that its box cuts short (an ellipsis or a hidden overflow).
+NAMES_CUT = """() => [...document.querySelectorAll("#players .player__name")]
+  .filter((name) => name.scrollWidth > name.clientWidth)
+  .map((name) => name.textContent.trim().replace(/\\s+/g, " "))"""
+
+
+@pytest.mark.parametrize("game", FIELDS)
+def test_computer_players_names_show_whole_with_their_mark_at_twelve(chromium, server, game):
+    """Issue 36: at twelve players the TV's list cut a computer's name and mark to
+    "Carmen [bot …]" and "Ramón b…", and a banker's "♛ Maximiliano" to "♛ Maximilia…". Eleven
+    computers (each name the rules give one) and a person of two long names: every name shows
+    whole, and each computer still carries its mark."""
+    base, _process, _folder, _port = server
+    host, token, code = create(base, game, "en")
+    for number in range(11):
+        added = host.post(
+            f"/t/{code}/host/add_computer", data={"csrf_token": token, "nonce": f"c{number}"}
+        )
+        assert added.status_code == 303
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    Seat(base, code, "Maximiliano José", "en")
+    expect(tv.locator("#players .player")).to_have_count(12, timeout=TIMEOUT)
+    expect(tv.locator("#players .player__name .computer-mark")).to_have_count(11)
+    at_rest(tv)
+    screenshot(tv, f"computers-twelve-{game}-tv")
+    assert tv.evaluate(NAMES_CUT) == []
+
+
+# Each word of the felt that runs onto two lines, or past the right edge of its heap.
+WORDS_BROKEN = """() => { const out = [];
+  const walk = document.createTreeWalker(document.getElementById("felt"), NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const heap = node.parentElement.closest(".heap");
+    if (!heap || !node.parentElement.getClientRects().length) continue;
+    const edge = heap.getBoundingClientRect().right;
+    for (const word of node.textContent.matchAll(/[^\\s-]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (new Set(rects.map((r) => Math.round(r.top))).size > 1) out.push(`${word[0]}: two lines`);
+      else if (rects.some((r) => r.right > edge + 1)) out.push(`${word[0]}: past its heap`);
+    }
+  }
+  return out; }"""
+
+
+def test_eight_turned_heaps_on_a_german_tv_keep_every_word_whole(chromium, server):
+    """Issue 36: a heap's verdict broke German's "aufgehoben." to "aufgehobe / n." (eight heaps,
+    the verdict in a column beside the card). Eight heaps turned, the TV in German: no word of
+    the felt is broken across lines or runs past its heap."""
+    base, _process, _folder, _port = server
+    code, host = create_table(base, chips=1000, heaps_max=8)
+    host.page(f"/t/{code}/host")
+    language = host.http.post(
+        f"/t/{code}/host/tv_language", data={"csrf_token": host.token, "language": "de"}
+    )
+    assert language.status_code == 303
+    banker, punter = seat(base, code, "Bank"), seat(base, code, "Ana")
+    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
+    assert punter.post(f"/t/{code}/a/pass").status_code == 200
+    assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=8).status_code == 200
+    assert punter.post(f"/t/{code}/a/choose", heap=8).status_code == 200
+    for heap in range(1, 8):
+        assert punter.post(f"/t/{code}/a/bet", heap=heap, amount=1).status_code == 200
+    tv = chromium.new_context(viewport=TV).new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    assert banker.post(f"/t/{code}/a/close").status_code == 200
+    expect(tv.locator("#felt .heap__verdict")).to_have_count(7, timeout=TIMEOUT)
+    at_rest(tv, timeout=60_000)
+    screenshot(tv, "eight-heaps-turned-de-tv")
+    assert "aufgenommen." in tv.locator("#felt").inner_text()
+    assert tv.evaluate(WORDS_BROKEN) == []

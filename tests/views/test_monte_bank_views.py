@@ -248,6 +248,31 @@ def test_a_void_deal_is_said_on_every_screen_and_cut_again(app):
     assert night.state()["phase"] == monte_bank.BETTING
 
 
+def test_a_void_deal_is_a_short_title_on_the_tv_and_the_felt_says_why(app):
+    """Issue 36: the TV's title carried the whole why of a void deal and took four lines of the
+    screen; the felt under it says the why in large type, so the title stays short."""
+    night = MonteBankNight(app, "Ana", "Ben", "Eva")
+    night.draw()
+    night.put_up(30)
+    night.stack_deal(VOID)
+    cutter = night.name_of(night.state()["cutter"])
+    assert night.do(cutter, "cut", position=20, stage=night.stage()).status_code == 200
+    for lang, title, why in (
+        ("en", "Void deal · shuffled and sealed again", "the two lower cards are of one rank"),
+        ("de", "Ungültige Runde · neu gemischt und versiegelt", "denselben Rang"),
+    ):
+        page = night.host.get(f"/t/{night.code}/tv?lang={lang}").get_data(as_text=True)
+        line = re.search(r'<h1 class="tv-status__line">(.*?)</h1>', page, re.S).group(1)
+        assert (
+            re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", line)))
+            .strip()
+            .startswith(title)
+        )
+        assert why not in line
+        felt = page[page.index('id="felt"') :]
+        assert why in html.unescape(felt)
+
+
 def test_the_history_the_export_and_verify_tell_the_same_deals(app):
     night = betting(app)
     ana, ben = night.punters
