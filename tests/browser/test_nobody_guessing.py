@@ -149,12 +149,16 @@ def test_a_montones_night_leaves_nobody_guessing(chromium, server):
     assert host.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     screenshot(host, "guess-host-sent-away")
 
-    # He is let back in: his page has his seat and his chips again.
+    # He is let back in: his stream takes the notice away untouched (no "Open the table
+    # again" to tap any more), and his page has his seat and his chips again.
     host.get_by_role("button", name="Let Ben back in").click()
     expect(host.locator(".flash")).to_contain_text("Ben may come back")
-    ben.get_by_role("link", name="Open the table again").click()
+    expect(ben.get_by_role("alertdialog")).to_be_hidden(timeout=TIMEOUT)
+    expect(ben.locator("#gone")).to_be_hidden()
     expect(ben.locator("#status")).to_contain_text("Ben", timeout=TIMEOUT)
     expect(ben.locator("#status .status__chips")).to_contain_text("100")
+    screenshot(ben, "guess-phone-let-back-in")
+    assert errors == [], errors
 
 
 def test_monte_the_banker_sees_no_bet_here_and_the_clock_cut_is_said(chromium, server):
