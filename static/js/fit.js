@@ -52,10 +52,12 @@
     var grid = document.querySelector(".tv-grid");
     if (!grid) { return; }
     fitAll();
-    // Whatever the stream swaps in or shows after a reveal, wherever: the boxes fit again, in a
-    // frame (not at each of a reveal's steps: they change no size, and the TV has a show to play).
+    // Whatever the stream swaps in or shows, wherever: the boxes fit again, in a frame. A class
+    // too: a reveal's verdicts and payments (show.js's .is-shown) and a held region given back
+    // (.is-held) appear through one, and a felt fitted before its verdicts showed ran them, and
+    // the seal under them, past its edge.
     new MutationObserver(soon).observe(grid, {
-      childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["hidden"],
+      childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["hidden", "class"],
     });
     window.addEventListener("resize", soon);
     if (document.fonts) { document.fonts.ready.then(soon); }

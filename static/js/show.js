@@ -222,7 +222,9 @@
     if (around) { regions.push(around); }
     regions.forEach(function (el) {
       var key = el.dataset.keep;
-      if (!(key in shown) && !holding[key]) { shown[key] = el.innerHTML; }
+      // A copy of the nodes, not their HTML: fit.js zooms the TV's boxes through el.style, and
+      // HTML with a style attribute, parsed back, is refused by the CSP (style-src 'self').
+      if (!(key in shown) && !holding[key]) { shown[key] = el.cloneNode(true); }
     });
   }
   document.addEventListener("htmx:oobBeforeSwap", keep);
@@ -261,7 +263,7 @@
       copy.removeAttribute("data-keep");
       copy.removeAttribute("hx-swap-oob");
       copy.dataset.before = key;
-      copy.innerHTML = was;
+      copy.append.apply(copy, Array.prototype.slice.call(was.childNodes));
       copy.querySelectorAll("[id]").forEach(function (inner) { inner.removeAttribute("id"); });
       el.before(copy);
     }
@@ -280,7 +282,7 @@
         return;
       }
       var was = shown[key];
-      if (wait <= 0 || timed(el) || (was === undefined && !first) || was === el.innerHTML) { return; }
+      if (wait <= 0 || timed(el) || (was === undefined && !first) || (was && was.innerHTML === el.innerHTML)) { return; }
       holdRegion(el, was);
     });
     shown = {};
