@@ -162,3 +162,12 @@ def test_chips_a_punter_comes_to_a_hand_with_that_contradict_their_last_hand_fai
     code, said = verified(tmp_path, capsys, data)
     assert code == 1 and f"hand {i + 1}: " in said and "comes to it with" in said, said
     assert "recorded result" not in said, said
+
+
+def test_a_place_that_its_net_does_not_give_fails(tmp_path, capsys, night):
+    row = night["standings"][-1]
+    data = _with_standings(night, row["player"], place=1 if row["place"] != 1 else 2)
+    code, said = verified(tmp_path, capsys, data)
+    assert code == 1 and f"is placed {data['standings'][-1]['place']}, their net gives" in said, (
+        said
+    )

@@ -14,6 +14,7 @@ from montones.data.refusals import NotFound
 from montones.data.snapshot import Snapshot
 from montones.extensions import db
 from montones.rules.games import game
+from montones.rules.table import places
 
 
 def hash_secret(secret: str) -> str:
@@ -214,7 +215,6 @@ def standings(table: Snapshot) -> list[dict]:
     for row in rows:
         row["net"] = row["chips"] - row["bought"]
     rows.sort(key=lambda row: -row["net"])
-    for i, row in enumerate(rows):
-        same = i and row["net"] == rows[i - 1]["net"]
-        row["place"] = rows[i - 1]["place"] if same else i + 1
+    for row, place in zip(rows, places([row["net"] for row in rows]), strict=True):
+        row["place"] = place
     return rows

@@ -17,6 +17,7 @@ from montones.rules.errors import RulesError
 from montones.rules.fairness import commitment
 from montones.rules.games import game
 from montones.rules.scenario import replay
+from montones.rules.table import is_count, places
 
 FORMAT = "montones-export/1"
 # What an export holds besides its hands, each of its kind: a file without them is no export.
@@ -159,7 +160,7 @@ def record_problems(export: dict) -> list[str]:
 
 
 def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+    return is_count(value) and value >= 1
 
 
 def standings_problems(export: dict, trusted: bool = True) -> list[str]:
@@ -200,10 +201,8 @@ def standings_problems(export: dict, trusted: bool = True) -> list[str]:
             problems.append(
                 f"{who}: a net of {net!r} is not chips {chips!r} less {bought[pid]} bought"
             )
-    places = sorted(rows, key=lambda row: -row["net"] if isinstance(row.get("net"), int) else 0)
-    for i, row in enumerate(places):
-        same = i and places[i - 1].get("net") == row.get("net")
-        expected = places[i - 1].get("place") if same else i + 1
+    nets = [row["net"] if is_count(row.get("net")) else 0 for row in rows]
+    for row, expected in zip(rows, places(nets), strict=True):
         if row.get("place") != expected:
             problems.append(
                 f"standings: {players[row['player']]} is placed {row.get('place')!r}, their net gives {expected}"

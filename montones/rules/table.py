@@ -84,6 +84,13 @@ def is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def places(nets: list[int]) -> list[int]:
+    """Each net's place in the standings, in the order given: 1 for the best, equal nets
+    sharing one (1, 1, 3)."""
+    best_first = sorted(nets, reverse=True)
+    return [best_first.index(net) + 1 for net in nets]
+
+
 def amount(value: object, what: str = Phrase("a bet")) -> int:
     """A number of chips to move, at least 1."""
     if not is_count(value):
