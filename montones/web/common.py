@@ -106,8 +106,14 @@ def asked_action(rules: Game, kind: str, form) -> tuple[str, dict]:
 
 
 def refusal(error: service.ServiceError) -> str:
-    """A refusal as a sentence in the request's language (the service keeps it in English)."""
-    return error.sentence(_)
+    """A refusal as a sentence in the request's language (the service keeps it in English), its
+    counts written as that language writes them (:func:`number`: "1,000", "1.000", "1 000")."""
+
+    def words(template: str, **params) -> str:
+        counts = {k: number(v) for k, v in params.items() if type(v) is int}
+        return _(template, **{**params, **counts})
+
+    return error.sentence(words)
 
 
 def table_view(table, seat=None) -> dict:

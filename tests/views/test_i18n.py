@@ -72,6 +72,23 @@ def test_a_bet_over_the_bank_is_refused_in_german_and_in_russian(betting, langua
     assert notice(response) == sentence
 
 
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "The bank holds 1,500: the most you can bet is 1,500."),
+        ("de", "Die Bank hält 1.500: Du kannst höchstens 1.500 setzen."),
+        ("ru", "В банке 1\xa0500: ставка не больше 1\xa0500."),
+    ],
+)
+def test_a_refusal_writes_its_counts_as_the_phone_s_language_does(app, language, sentence):
+    """Issue 36: a refusal said "1000" where every other line of the screen said "1,000"."""
+    night = Night(app, "Ana", "Ben", "Eva", chips=5000)
+    night.to_betting("Ana", bank=1500)
+    response = bet(night, "Ben", {"Accept-Language": language}, heap=1, amount=2000)
+    assert response.status_code == 422
+    assert notice(response) == sentence
+
+
 def test_the_words_a_refusal_is_built_from_are_german_and_russian_too(app):
     night = Night(app, "Ana", "Ben")
     data = {"csrf_token": night.tokens["Ana"], "amount": "0"}
