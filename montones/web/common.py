@@ -110,7 +110,10 @@ def refusal(error: service.ServiceError) -> str:
     counts written as that language writes them (:func:`number`: "1,000", "1.000", "1 000")."""
 
     def words(template: str, **params) -> str:
-        counts = {k: number(v) for k, v in params.items() if type(v) is int}
+        # A count written as words are ("%(n)s"); what the refusal quotes as sent ("%(n)r") kept.
+        counts = {
+            k: number(v) for k, v in params.items() if type(v) is int and f"%({k})s" in template
+        }
         return _(template, **{**params, **counts})
 
     return error.sentence(words)
