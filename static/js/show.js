@@ -337,6 +337,9 @@
     }
   }
   document.addEventListener("click", function (event) {
+    // A refusal in the bar hidden: the bar's line saying what a tap does shows again (CSS).
+    var notice = event.target.closest && event.target.closest("[data-notice-close]");
+    if (notice) { notice.closest(".notice").remove(); return; }
     var close = event.target.closest && event.target.closest("[data-guide-close]");
     var again = event.target.closest && event.target.closest("[data-guide-again]");
     var show = event.target.closest && event.target.closest("[data-guide-show]");

@@ -245,6 +245,10 @@ def test_three_phones_and_a_tv_play_several_deals_of_monte_bank(chromium, server
                 "The bank holds 60", timeout=TIMEOUT
             )
             punters[0].get_by_placeholder("other").fill("")
+            # On a phone this narrow the refusal stands in for the bar's line saying what a
+            # tap does (issue 36): hidden by its ✕, the line comes back (play_deal reads it).
+            punters[0].get_by_role("button", name="Hide this notice").click()
+            expect(punters[0].locator("#bar .notice")).to_have_count(0)
         play_deal(number, banker, punters, tv)
         if tv.locator("#tv_status").inner_text().count("puts up the bank"):
             break  # the bank broke: it has passed

@@ -28,7 +28,7 @@ from montones.rules.cards import FRENCH
 from montones.rules.fairness import new_shuffle
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-NOTICE = re.compile(r'<p class="notice" role="alert">(.*?)</p>', re.S)
+NOTICE = re.compile(r'<p class="notice(?:__text)?" role="alert">(.*?)</p>', re.S)
 FLASH = re.compile(r'<div class="flash" role="alert">(.*?)</div>', re.S)
 REJOIN = re.compile(r'class="rejoin muted">[^<]*<strong>([^<]+)</strong>')
 
