@@ -15,6 +15,7 @@ its version are in the database).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from random import Random
@@ -50,9 +51,12 @@ class Turn:
     params: dict[str, Any]
 
 
-def add_computer(code: str, actor: Actor, nonce: str | None = None) -> tuple[Snapshot, str | None]:
+def add_computer(
+    code: str, actor: Actor, nonce: str | None = None, names: Sequence[str] = NAMES
+) -> tuple[Snapshot, str | None]:
     """The host seats a computer player with the starting chips; returns the table and its
-    seat (None: the form was sent again, ``nonce`` seen, and nobody more was seated)."""
+    seat (None: the form was sent again, ``nonce`` seen, and nobody more was seated). It takes
+    the first of ``names`` (the rules' names, as the host's language writes them) nobody has."""
     nonce = f"host:{nonce}"[:80] if nonce else None
     with locked(code) as (table, conn):
         if not actor.is_host:
@@ -63,9 +67,9 @@ def add_computer(code: str, actor: Actor, nonce: str | None = None) -> tuple[Sna
             raise ServiceError("This table has ended.")
         players = table.state["players"]
         taken = {skeleton(p["name"]) for p in players.values()}
-        name = next((n for n in NAMES if skeleton(n) not in taken), None)
+        name = next((n for n in names if skeleton(n) not in taken), None)
         if name is None:
-            name = f"{NAMES[0]} {len(players) + 1}"
+            name = f"{names[0]} {len(players) + 1}"
         seat = f"p{len(players) + 1}"
         try:
             new_state, events = game(table.game).join(
@@ -85,9 +89,12 @@ PRACTICE_CHIPS = 100
 PRACTICE_COMPUTERS = 3
 
 
-def practice(game_name: str, title: str, name: str) -> tuple[Snapshot, Seat, str, str]:
+def practice(
+    game_name: str, title: str, name: str, names: Sequence[str] = NAMES
+) -> tuple[Snapshot, Seat, str, str]:
     """A practice table of ``game_name`` called ``title``: one person (``name``) and three
-    computer players, under way at once (where the game draws for the first bank, drawn).
+    computer players (called by ``names``: see :func:`add_computer`), under way at once (where
+    the game draws for the first bank, drawn).
     Returns the table, the person's seat and seat token, and the host secret, which their
     device keeps (it ends the table when they leave) and nobody is shown."""
     try:
@@ -98,7 +105,7 @@ def practice(game_name: str, title: str, name: str) -> tuple[Snapshot, Seat, str
     seat, token = join(table.code, name)
     host = Actor(is_host=True)
     for _ in range(PRACTICE_COMPUTERS):
-        add_computer(table.code, host)
+        add_computer(table.code, host, names=names)
     if "draw" in game(game_name).ACTIONS:
         act(table.code, host, "draw", {})
     return get_table(table.code), seat, token, secret

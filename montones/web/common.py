@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from montones import service
 from montones.data.clock import clock
 from montones.extensions import htmx
+from montones.rules import computer
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
 from montones.rules.table import ALL_IN, Field
@@ -117,6 +118,12 @@ def refusal(error: service.ServiceError) -> str:
         return _(template, **{**params, **counts})
 
     return error.sentence(words)
+
+
+def computer_names() -> tuple[str, ...]:
+    """The names computer players take, as the request's language writes them (a Russian
+    host's computers are Лола and Пако, not Lola and Paco)."""
+    return tuple(_(name) for name in computer.NAMES)
 
 
 def table_view(table, seat=None) -> dict:

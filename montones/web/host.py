@@ -23,6 +23,7 @@ from montones.rules.games import game
 from montones.web.common import (
     actor_for,
     back_to,
+    computer_names,
     join_url,
     number,
     parse_fields,
@@ -196,7 +197,7 @@ def act(code, kind):
             service.host_action(table.code, actor, kind, language)
         elif kind == "add_computer":
             nonce = request.form.get("nonce") or None
-            done, seat = service.add_computer(table.code, actor, nonce)
+            done, seat = service.add_computer(table.code, actor, nonce, computer_names())
             if seat is not None:
                 name = done.state["players"][seat]["name"]
                 flash(_("%(name)s, a computer player, has sat down.", name=name), "done")

@@ -19,7 +19,14 @@ from montones.rules.errors import Phrase, RulesError
 from montones.rules.games import GAMES, game
 from montones.rules.table import TABLE_SETTINGS
 from montones.web import limits
-from montones.web.common import back_to, int_field, parse_fields, refusal, remember
+from montones.web.common import (
+    back_to,
+    computer_names,
+    int_field,
+    parse_fields,
+    refusal,
+    remember,
+)
 
 bp = Blueprint("lobby", __name__)
 
@@ -51,7 +58,12 @@ def practice():
     table when its player leaves); there is no host link to keep."""
     try:
         table, seat, token, secret = service.practice(
-            request.form.get("game", ""), _("Practice"), _("You")
+            # A name that reads right where the story speaks of the player ("Игрок выиграл"):
+            # "You" made "You wins", and Russian's «Ты» worse.
+            request.form.get("game", ""),
+            _("Practice"),
+            _("Player"),
+            computer_names(),
         )
     except service.ServiceError as error:
         return render_template("lobby/index.html", form={}, error=refusal(error)), 422

@@ -170,6 +170,17 @@ def page(code):
     return render_template(PAGE, **context, held=held)
 
 
+@bp.get("/back")
+def back(code):
+    """Asked every few seconds by the full page saying this phone was sent away (a page with no
+    stream, drawn by a reload or a tap): once the host has let its player back in, htmx is told
+    to go back to the table; until then nothing changes."""
+    table, _actor, player = _seated(code)
+    if player is None:
+        return "", 204
+    return "", 200, {"HX-Redirect": url_for("play.page", code=table.code)}
+
+
 @bp.post("/leave-practice")
 def leave_practice(code):
     """The player of a practice table leaves it, and it ends: their device holds the host's

@@ -158,6 +158,19 @@ def test_a_montones_night_leaves_nobody_guessing(chromium, server):
     expect(ben.locator("#status")).to_contain_text("Ben", timeout=TIMEOUT)
     expect(ben.locator("#status .status__chips")).to_contain_text("100")
     screenshot(ben, "guess-phone-let-back-in")
+
+    # Sent away again, and his page drawn afresh (a reload: the full page, which has no stream):
+    # it asks every few seconds and goes back to the table by itself once he is let in (issue 36).
+    host.reload()
+    host.locator(".host-player", has_text="Ben").get_by_role("button", name="Send away…").click()
+    host.get_by_role("button", name="Yes, send Ben away").click()
+    expect(ben.get_by_role("alertdialog")).to_be_visible(timeout=TIMEOUT)
+    ben.reload()
+    expect(ben.get_by_role("alertdialog")).to_contain_text("goes back to the table by itself")
+    screenshot(ben, "guess-phone-sent-away-page")
+    host.get_by_role("button", name="Let Ben back in").click()
+    expect(ben.locator("#status .status__chips")).to_contain_text("100", timeout=TIMEOUT)
+    expect(ben.locator("#gone")).to_be_hidden()
     assert errors == [], errors
 
 

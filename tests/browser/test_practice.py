@@ -39,7 +39,7 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
     phone.get_by_role("button", name=title, exact=True).first.click()
     expect(phone.locator(".practice-note")).to_contain_text("you and three computer players")
     code = re.search(r"/t/([A-Z]{4})$", phone.url).group(1)
-    expect(phone.locator("#status")).to_contain_text("You")
+    expect(phone.locator("#status")).to_contain_text("Player")
     # No TV needed, but one can be opened: the table's TV view, linked where it is said.
     tv_link = phone.get_by_role("link", name="Open the table's TV view on a laptop or a TV")
     expect(tv_link).to_be_visible()

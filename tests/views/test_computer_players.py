@@ -78,3 +78,12 @@ def test_only_the_host_adds_or_removes_a_computer_player(app):
     assert night.snapshot() == before
     with app.app_context():
         assert service.get_table(night.code).state["players"].keys() == {"p1", "p2"}
+
+
+def test_a_russian_host_s_computer_player_has_a_russian_name(app):
+    """Issue 36: computer players were named in Latin letters on Russian screens."""
+    night = Night(app, "Ana", "Ben")
+    night.host.get(f"/t/{night.code}/host?lang=ru")
+    night.host_do("add_computer")
+    night.host_do("add_computer")
+    assert [p["name"] for p in computers(night).values()] == ["Лола", "Пако"]

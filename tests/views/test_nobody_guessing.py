@@ -305,3 +305,20 @@ def test_the_tv_payments_say_a_win_the_bank_could_pay_only_in_part(app):
     night.arrange({3: "4o", 1: "6c", 2: "7e"})
     night.ok("Ana", "close")
     assert "Ben · heap 2 · ▲ +10 won 25, but the bank held only 10: paid 10" in tv_payments(night)
+
+
+def test_the_sent_away_page_goes_back_to_the_table_once_the_host_lets_the_player_in(app):
+    """Issue 36: a player let back in was not told until they tapped: the full page saying they
+    were sent away has no stream, so it asks every few seconds, and is sent back to the table."""
+    night = betting(app)
+    assert night.host_do("kick", seat=night.seats["Ben"]).status_code == 303
+    html = night.clients["Ben"].get(f"/t/{night.code}").get_data(as_text=True)
+    assert f'hx-get="/t/{night.code}/back" hx-trigger="every 3s"' in html
+    asked = night.clients["Ben"].get(f"/t/{night.code}/back", headers={"HX-Request": "true"})
+    assert asked.status_code == 204 and "HX-Redirect" not in asked.headers
+    assert night.host_do("readmit", seat=night.seats["Ben"]).status_code == 303
+    asked = night.clients["Ben"].get(f"/t/{night.code}/back", headers={"HX-Request": "true"})
+    assert asked.status_code == 200 and asked.headers["HX-Redirect"] == f"/t/{night.code}"
+    # Another phone, never seated here, is told nothing.
+    other = app.test_client().get(f"/t/{night.code}/back", headers={"HX-Request": "true"})
+    assert other.status_code == 204

@@ -24,7 +24,7 @@ def test_one_tap_seats_me_with_three_computer_players_under_way(app, game):
         table = service.get_table(code)
     players = table.state["players"]
     assert [p.get("computer", False) for p in players.values()] == [False, True, True, True]
-    assert players["p1"]["name"] == "You"
+    assert players["p1"]["name"] == "Player"
     assert table.state["settings"]["practice"] is True
     assert table.state["phase"] != "seating"  # under way: the first bank drawn where it is
     page = client.get(response.location).get_data(as_text=True)
@@ -81,3 +81,24 @@ def test_an_unknown_game_is_refused_and_seats_nobody(app):
     _client, _token, response = practise(app, "poker")
     assert response.status_code == 422
     assert "Choose one of the games." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("language", "me", "computers"),
+    [
+        ("en", "Player", ["Lola", "Paco", "Carmen"]),
+        ("es", "Jugador", ["Lola", "Paco", "Carmen"]),
+        ("ru", "Игрок", ["Лола", "Пако", "Кармен"]),
+    ],
+)
+def test_a_practice_table_names_its_players_in_the_phone_s_language(app, language, me, computers):
+    """Issue 36: a Russian practice seated «Ты» ("Ты выиграл", "Ты wins" in English: a pronoun
+    where the story speaks of a player) beside Lola and Paco in Latin letters."""
+    client = app.test_client()
+    client.get(f"/?lang={language}")
+    token = fresh_token(client)
+    response = client.post("/practice", data={"csrf_token": token, "game": "monte"})
+    code = re.fullmatch(r"/t/([A-Z]{4})", response.location).group(1)
+    with app.app_context():
+        players = service.get_table(code).state["players"]
+    assert [p["name"] for p in players.values()] == [me, *computers]

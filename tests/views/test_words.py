@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from tests.helpers.nights import Night
+
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "montones/translations"
 PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrif%]")
 
@@ -240,3 +242,15 @@ def test_a_russian_rules_page_has_latin_letters_only_for_terms_of_art_codes_and_
         for game, text in rules_text("ru").items()
     }
     assert {game: words for game, words in latin.items() if words} == {}
+
+
+def test_the_spanish_games_call_is_spanish_on_every_phone_and_marked_so(app):
+    """Issue 36: a Russian phone at a Montones table showed «Hagan sus apuestas» with nothing to
+    say it was meant: the call of a Spanish game stays Spanish (README, "Translations"), marked
+    Spanish for a reader; Monte Bank, the Russian casino's game, says it in the phone's words."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=20)
+    for language in ("ru", "de", "en", "es"):
+        night.clients["Ben"].get(f"/t/{night.code}?lang={language}")
+        page = night.page("Ben").get_data(as_text=True)
+        assert '<span lang="es">Hagan sus apuestas</span>' in page, language
