@@ -1,9 +1,11 @@
 // The TV never scrolls and never cuts anything off (issue 36): each of its boxes (the felt or
 // the demonstration's, the players and their payments, the last hands) lays out what it holds at
-// its own size, and when that is more than the box's room, scales it down (CSS zoom, so it
-// reflows in the width it gains) by the largest factor that lets it fit. Twelve players'
-// payments or a finale's story then take a smaller type instead of running off the screen; a
-// quiet hand keeps its full size.
+// its own size; when that is more than the box's room, it first lays it out denser (the box's
+// data-fit="dense": tighter lines and gaps, which the CSS says box by box), and only then scales
+// it down (CSS zoom, so it reflows in the width it gains) by the largest factor that lets it
+// fit. Twelve players' rows and payments, or a finale's ranking, story and chart, keep a type
+// read from a sofa (tests/browser/test_tv_fits.py: 20 px as drawn) instead of running off the
+// screen; a quiet hand keeps its full size.
 (function () {
   "use strict";
 
@@ -26,7 +28,11 @@
   }
 
   function fit(box) {
+    // An attribute the observer below does not watch: fitting does not ask for a fit again.
+    delete box.dataset.fit;
     zoom(box, 1);
+    if (fits(box)) { return; }
+    box.dataset.fit = "dense";
     if (fits(box)) { return; }
     var low = SMALLEST, high = 1;
     for (var i = 0; i < 7; i++) { // to within 1%
