@@ -33,7 +33,9 @@
     zoom(box, 1);
     if (fits(box)) { return; }
     box.dataset.fit = "dense";
-    if (fits(box)) { return; }
+    // Held to a pixel to spare, as a zoom is (below): sizes are rounded, and a deck's seal laid
+    // out to the felt's last pixel once ended past its edge.
+    if (box.scrollHeight < box.clientHeight && box.scrollWidth < box.clientWidth) { return; }
     var low = SMALLEST, high = 1;
     for (var i = 0; i < 7; i++) { // to within 1%
       var mid = (low + high) / 2;
