@@ -7,7 +7,6 @@ list of codes, top card first: layouts come from both ends, the gate from the bo
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
@@ -39,8 +38,6 @@ from montones.rules.scenario_input import (
 )
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
-
-_rng = secrets.SystemRandom()
 
 LAYOUTS = ("bottom", "top")
 FOUR_CARD_COUPS = 8
@@ -264,7 +261,7 @@ def put_up_bank(
     _require_phase(state, BANK)
     rotation.put_up(state, pid, amount)
     state["deck"] = (
-        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source(_rng))
+        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
     )
     # Committed to before the cut and the first bet; opened once the bank's last coup is done.
     state["shuffle"] = new_shuffle(state["deck"])

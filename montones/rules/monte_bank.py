@@ -12,7 +12,6 @@ done; a void deal is opened at once, and the next shuffle sealed again.
 
 from __future__ import annotations
 
-import secrets
 from fractions import Fraction
 from random import Random
 from typing import Any
@@ -42,8 +41,6 @@ from montones.rules.scenario_input import (
 )
 from montones.rules.settlement import WON, cover, explain
 from montones.rules.table import Action, Events, Field, State, action, is_count, require_phase
-
-_rng = secrets.SystemRandom()
 
 POSITIONS = ("ul", "ur", "ll", "lr")
 SIDES = {
@@ -416,7 +413,7 @@ def put_up_bank(
 def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = None) -> None:
     """A fresh sealed shuffle for the next deal; the punter on the banker's right cuts."""
     state["deck"] = (
-        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source(_rng))
+        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
     )
     state["shuffle"] = new_shuffle(state["deck"])
     state["shuffles"] += 1

@@ -3,7 +3,7 @@
 The state of a table is a plain dict that round-trips through JSON. Every action is a function
 ``action(state, ...) -> (new_state, events)``: it works on a copy, so a :class:`RulesError`
 leaves the caller's state untouched. The engine never reads the clock (``now`` is passed in,
-in seconds) and draws its randomness from ``secrets.SystemRandom`` (a rehearsal's seeded one inside
+in seconds) and draws its randomness from ``chance.SYSTEM`` (a rehearsal's seeded one inside
 :func:`montones.rules.chance.rehearsal`) unless a test passes the
 outcome (a deck order, a cut, heap sizes, the winner of a tie).
 
@@ -14,7 +14,6 @@ and comes back, with what it won or less what it lost, at settlement.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
 from functools import cache
 from itertools import permutations
@@ -48,8 +47,6 @@ from montones.rules.table import (
     is_count,
     require_phase,
 )
-
-_rng = secrets.SystemRandom()
 
 REY = "R"
 REY_DE_OROS = "Ro"
@@ -369,7 +366,7 @@ def close_auction(
     best = max(offers.values())
     tied = [pid for pid in state["seats"] if offers.get(pid) == best]
     if winner is None:
-        winner = chance.source(_rng).choice(tied)
+        winner = chance.source().choice(tied)
     elif winner not in tied:
         raise RulesError("the lot can only fall on one of the highest offers")
     player = state["players"][winner]
@@ -436,7 +433,7 @@ def _close_bank(state: State, events: Events, why: str) -> None:
 
 
 def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> None:
-    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(chance.source(_rng))
+    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(chance.source())
     state["hands"] += 1
     eligible = punters(state)
     cutter = None
@@ -475,7 +472,7 @@ def _deal(state: State, events: Events, now: float, deck: list[str] | None) -> N
 def _cut(state: State, events: Events, position: int | None, how: str) -> None:
     hand = state["hand"]
     if position is None:
-        position = chance.source(_rng).randint(1, len(hand["deck"]) - 1)
+        position = chance.source().randint(1, len(hand["deck"]) - 1)
     hand["deck"] = cut(hand["deck"], position)
     hand["cut"] = {"position": position, "how": how}
     state["phase"] = HEAPS
@@ -545,13 +542,13 @@ def split_heaps(heaps: list[list[str]], split_heap: int, position: int) -> list[
     return kept
 
 
-def uneven_sizes(count: int, cards: int, rng: secrets.SystemRandom | None = None) -> list[int]:
+def uneven_sizes(count: int, cards: int, rng: Random | None = None) -> list[int]:
     """Random heap sizes, each at least 3, summing to ``cards``: where the banker's hand cuts.
 
     Uneven, as a hand cuts them: sizes that come out all equal are drawn again (a deal that
     cannot be uneven, such as 3 heaps of 3 from 9 cards, keeps its only sizes).
     """
-    rng = rng or chance.source(_rng)
+    rng = rng or chance.source()
     spare = cards - MIN_HEAP_CARDS * count
     while True:
         cuts = sorted(rng.randint(0, spare) for _ in range(count - 1))
@@ -815,7 +812,7 @@ def keep_heaps(
     if len(source) < 2:
         raise RulesError("heap %(heap)s has too few cards left to make a new heap", heap=split_heap)
     if position is None:
-        position = chance.source(_rng).randint(1, len(source) - 1)
+        position = chance.source().randint(1, len(source) - 1)
     if not is_count(position) or not 1 <= position < len(source):
         raise RulesError(
             "the new heap takes 1 to %(most)s cards of heap %(heap)s",
