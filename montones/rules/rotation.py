@@ -193,6 +193,12 @@ def over(state: State) -> bool:
     return state["phase"] == FINISHED
 
 
+def standings(state: State) -> list[dict]:
+    """The players by chips (``table.standings``), an open bank counted as its banker's."""
+    banker = state["banker"]
+    return table.standings(state, {banker: state["bank"]} if banker and state["bank"] else None)
+
+
 def between_banks(state: State) -> bool:
     """No bank is running and one has: the TV has room for the night so far."""
     return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))
