@@ -131,12 +131,12 @@ SIMULATED_CHIPS = 200
 
 
 @cli.command(help="Play an all-computer night and write its export (as the host's).")
-@click.option("--game", required=True, type=click.Choice(sorted(GAMES)), help="the game")
+@click.option("--game", "name", required=True, type=click.Choice(sorted(GAMES)), help="the game")
 @click.option("--players", type=int, default=4, metavar="N", help="computer players (2 to 12)")
 @click.option("--hands", type=int, required=True, metavar="N", help="hands to play (1 or more)")
 @click.option("--seed", help="seed the players' choices (the cards always come from the system)")
 @click.option("--export", required=True, metavar="FILE", help="where to write it")
-def simulate(game, players, hands, seed, export):
+def simulate(name, players, hands, seed, export):
     """An all-computer night on the app's own engines, service and store, in a temporary
     SQLite database, on a clock that jumps to each computer's turn: hands are played until
     ``--hands`` are settled (the host then ends the night) or the night ends by itself. Its
@@ -153,10 +153,11 @@ def simulate(game, players, hands, seed, export):
     from montones.extensions import db
     from montones.rules import audit
     from montones.rules.computer import NAMES, PATIENCE
+    from montones.rules.games import game
 
     if not 2 <= players <= len(NAMES) or hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
-    rules = GAMES[game]
+    rules = game(name)
     started, cpu = time.perf_counter(), time.process_time()
     clock = ManualClock(time.time())
     with tempfile.TemporaryDirectory() as folder:
@@ -174,7 +175,7 @@ def simulate(game, players, hands, seed, export):
             settings = (
                 {"banks_each": hands} if "banks_each" in rules.new_table()["settings"] else {}
             )
-            table, _secret = service.create_table(game, "Simulation", SIMULATED_CHIPS, settings)
+            table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
             for _ in range(players):
                 service.add_computer(table.code, host)
             if "draw" in rules.ACTIONS:
