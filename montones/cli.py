@@ -4,7 +4,6 @@
 Only ``serve`` imports the web stack (lazily): ``replay`` must work with the rules engine alone.
 """
 
-import argparse
 import ipaddress
 import json
 import os
@@ -12,68 +11,34 @@ import socket
 import sys
 import unicodedata
 
+import click
 
-def main(argv=None):
-    from montones.rules.games import GAMES
+from montones.rules.games import GAMES
 
-    titles = " and ".join(str(rules.TITLE) for rules in GAMES.values())
-    parser = argparse.ArgumentParser(
-        prog="montones", description=f"A local night of {titles}, for chips only."
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="run the table on this machine's network")
-    serve.add_argument("--host", default="0.0.0.0", help="address to bind (default: %(default)s)")
-    serve.add_argument("--port", type=int, default=8000, help="port to bind (default: %(default)s)")
-    serve.add_argument(
-        "--public-url", metavar="URL", help="join URL to show, instead of the detected LAN address"
-    )
-    serve.add_argument(
-        "--instance",
-        metavar="DIR",
-        help="folder of the night's database and secret key, to keep nights apart "
-        "(default: $MONTONES_INSTANCE, else the app's instance folder)",
-    )
-    serve.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        help="worker processes (gunicorn); more than one needs PostgreSQL (DATABASE_URL)",
-    )
-    serve.add_argument(
-        "--server",
-        choices=("gunicorn", "portable"),
-        help="gunicorn (its gevent worker) where it runs, else gevent's portable pywsgi (Windows)",
-    )
-    serve.set_defaults(run=_serve)
+def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` (the command line's by default) and return its exit status: 0,
+    1 for problems found, 2 for what cannot be done. ``--help`` and a usage error exit at once
+    (``SystemExit``: 0, and 2 with Click's message), as Click's own commands do."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        with cli.make_context("montones", args) as ctx:
+            return cli.invoke(ctx)
+    except click.exceptions.Exit as done:
+        raise SystemExit(done.exit_code) from None
+    except click.ClickException as error:
+        error.show()
+        raise SystemExit(error.exit_code) from None
 
-    replay = commands.add_parser("replay", help="settle a scenario file and print the result")
-    replay.add_argument("file", metavar="FILE", help="scenario JSON (see docs/scenarios.md)")
-    replay.add_argument(
-        "--hand", type=int, metavar="N", help="in a table's export: replay its N-th hand (from 1)"
-    )
-    replay.set_defaults(run=_replay)
 
-    verify = commands.add_parser(
-        "verify", help="re-settle every hand of an export and open every deck commitment"
-    )
-    verify.add_argument("file", metavar="EXPORT", help="a table's export (JSON)")
-    verify.set_defaults(run=_verify)
-
-    simulate = commands.add_parser(
-        "simulate", help="play an all-computer night and write its export (as the host's)"
-    )
-    simulate.add_argument("--game", required=True, choices=sorted(GAMES), help="the game")
-    simulate.add_argument("--players", type=int, default=4, help="computer players (2 to 12)")
-    simulate.add_argument("--hands", type=int, required=True, help="hands to play (1 or more)")
-    simulate.add_argument(
-        "--seed", help="seed the players' choices (the cards always come from the system)"
-    )
-    simulate.add_argument("--export", required=True, metavar="FILE", help="where to write it")
-    simulate.set_defaults(run=_simulate)
-
-    args = parser.parse_args(argv)
-    return args.run(args)
+@click.group(
+    help="A local night of "
+    + " and ".join(str(rules.TITLE) for rules in GAMES.values())
+    + ", for chips only.",
+    context_settings={"max_content_width": 100},
+)
+def cli():
+    pass
 
 
 # The largest file replay and verify read: a night of thousands of hands is a few megabytes.
@@ -104,36 +69,46 @@ def _load(path):
         raise ValueError(f"{path} nests its JSON too deeply to read") from None
 
 
-def _replay(args):
-    from montones.rules.scenario import replay
+@cli.command(help="Settle a scenario file (docs/scenarios.md) and print the result.")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--hand", type=int, metavar="N", help="in a table's export: replay its N-th hand (from 1)"
+)
+def replay(file, hand):
+    from montones.rules import scenario
 
     try:
-        data = _load(args.file)
-        if args.hand is not None:
+        data = _load(file)
+        if hand is not None:
             hands = data.get("hands") if isinstance(data, dict) else None
             if not isinstance(hands, list):
-                raise ValueError(f'{args.file} is not a table\'s export: it has no "hands"')
-            if not 1 <= args.hand <= len(hands):
-                raise ValueError(f"the export has hands 1 to {len(hands)}, not {args.hand}")
-            data = hands[args.hand - 1]
+                raise ValueError(f'{file} is not a table\'s export: it has no "hands"')
+            if not 1 <= hand <= len(hands):
+                raise ValueError(f"the export has hands 1 to {len(hands)}, not {hand}")
+            data = hands[hand - 1]
         elif isinstance(data, dict) and "hands" in data:
-            raise ValueError(f"{args.file} is a table's export: choose a hand with --hand N")
-        result = replay(data)
+            raise ValueError(f"{file} is a table's export: choose a hand with --hand N")
+        result = scenario.replay(data)
     except ValueError as e:
         return _fail("replay", str(e).splitlines()[0] if str(e) else type(e).__name__)
     print(json.dumps(result, indent=2))
     return 0
 
 
-def _verify(args):
+@cli.command(
+    short_help="Check a table's export.",
+    help="Re-settle every hand of a table's export and open every deck commitment.",
+)
+@click.argument("file", metavar="EXPORT")
+def verify(file):
     """One line per problem on stdout, exit 1 if there is any; a file that cannot be read, 2."""
-    from montones.rules.audit import verify
+    from montones.rules import audit
 
     try:
-        data = _load(args.file)
+        data = _load(file)
     except ValueError as e:
         return _fail("verify", str(e))
-    problems = verify(data)
+    problems = audit.verify(data)
     for problem in problems:
         print(shown(problem))
     if problems:
@@ -155,7 +130,13 @@ def _verify(args):
 SIMULATED_CHIPS = 200
 
 
-def _simulate(args):
+@cli.command(help="Play an all-computer night and write its export (as the host's).")
+@click.option("--game", "name", required=True, type=click.Choice(sorted(GAMES)), help="the game")
+@click.option("--players", type=int, default=4, metavar="N", help="computer players (2 to 12)")
+@click.option("--hands", type=int, required=True, metavar="N", help="hands to play (1 or more)")
+@click.option("--seed", help="seed the players' choices (the cards always come from the system)")
+@click.option("--export", required=True, metavar="FILE", help="where to write it")
+def simulate(name, players, hands, seed, export):
     """An all-computer night on the app's own engines, service and store, in a temporary
     SQLite database, on a clock that jumps to each computer's turn: hands are played until
     ``--hands`` are settled (the host then ends the night) or the night ends by itself. Its
@@ -170,13 +151,13 @@ def _simulate(args):
     from montones.data.clock import ManualClock
     from montones.data.models import Hand
     from montones.extensions import db
-    from montones.rules.audit import verify
+    from montones.rules import audit
     from montones.rules.computer import NAMES, PATIENCE
     from montones.rules.games import game
 
-    if not 2 <= args.players <= len(NAMES) or args.hands < 1:
+    if not 2 <= players <= len(NAMES) or hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
-    rules = game(args.game)
+    rules = game(name)
     started, cpu = time.perf_counter(), time.process_time()
     clock = ManualClock(time.time())
     with tempfile.TemporaryDirectory() as folder:
@@ -185,25 +166,23 @@ def _simulate(args):
                 "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/night.sqlite",
                 "SECRET_KEY": "simulation",
                 "CLOCK": clock,
-                "COMPUTER_SEED": args.seed or "",
+                "COMPUTER_SEED": seed or "",
             }
         )
         with app.app_context():
             host = service.Actor(is_host=True)
             # Banks enough for every hand asked for, where the night ends once all are held.
             settings = (
-                {"banks_each": args.hands} if "banks_each" in rules.new_table()["settings"] else {}
+                {"banks_each": hands} if "banks_each" in rules.new_table()["settings"] else {}
             )
-            table, _secret = service.create_table(
-                args.game, "Simulation", SIMULATED_CHIPS, settings
-            )
-            for _ in range(args.players):
+            table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
+            for _ in range(players):
                 service.add_computer(table.code, host)
             if "draw" in rules.ACTIONS:
                 service.act(table.code, host, "draw", {})
             count = select(func.count()).select_from(Hand).where(Hand.table_id == table.id)
-            hands = 0
-            while hands < args.hands:
+            played = 0
+            while played < hands:
                 # The clock jumps a second past a banker's patience (the times a version is
                 # stored with are whole microseconds): the turn due is the one a table of people
                 # would see first (a computer who acts at its pace before a banker who waits);
@@ -211,7 +190,7 @@ def _simulate(args):
                 clock.advance(PATIENCE + 1.0)
                 if not service.tick(table.code):
                     break
-                hands = db.session.scalar(count)
+                played = db.session.scalar(count)
             table = service.get_table(table.code)
             if not table.ended_at:
                 table = service.host_action(table.code, host, "end")
@@ -220,10 +199,10 @@ def _simulate(args):
             balances = rules.balances(table.state)
             db.session.remove()
             db.engine.dispose()  # the temporary folder goes next, its database with it
-    with open(args.export, "w", encoding="utf-8") as f:
+    with open(export, "w", encoding="utf-8") as f:
         json.dump(exported, f, indent=1, ensure_ascii=False)
-    problems = verify(exported)
-    issued = SIMULATED_CHIPS * args.players
+    problems = audit.verify(exported)
+    issued = SIMULATED_CHIPS * players
     chips = sum(balances.values())
     # The ledger holds what the state holds, account by account; its "house" also issued
     # every player's starting chips.
@@ -233,12 +212,12 @@ def _simulate(args):
     )
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(
-        f"{len(exported['hands'])} hands of {rules.TITLE}, {args.players} computer players, "
+        f"{len(exported['hands'])} hands of {rules.TITLE}, {players} computer players, "
         f"{table.version} actions in {seconds:.1f} s ({cpu:.1f} s of CPU); chips "
         + (f"conserved ({issued})" if conserved else f"NOT conserved ({chips} of {issued})")
         + "; export "
         + ("verified" if not problems else f"has {len(problems)} problems")
-        + f": {args.export}"
+        + f": {export}"
     )
     for problem in problems:
         print(shown(problem))
@@ -261,28 +240,54 @@ def _fail(command, message):
     return 2
 
 
-def _serve(args):
+@cli.command(help="Run the table on this machine's network.")
+@click.option(
+    "--host", default="0.0.0.0", metavar="HOST", help="address to bind (default: 0.0.0.0)"
+)
+@click.option("--port", type=int, default=8000, metavar="PORT", help="port to bind (default: 8000)")
+@click.option(
+    "--public-url", metavar="URL", help="join URL to show, instead of the detected LAN address"
+)
+@click.option(
+    "--instance",
+    metavar="DIR",
+    help="folder of the night's database and secret key, to keep nights apart "
+    "(default: $MONTONES_INSTANCE, else the app's instance folder)",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    metavar="N",
+    help="worker processes (gunicorn); more than one needs PostgreSQL (DATABASE_URL)",
+)
+@click.option(
+    "--server",
+    type=click.Choice(["gunicorn", "portable"]),
+    help="gunicorn (its gevent worker) where it runs, else gevent's portable pywsgi (Windows)",
+)
+def serve(host, port, public_url, instance, workers, server):
     from montones import serving
 
     serving.patch()  # before anything of the web stack is imported (see montones.serving)
     database = os.environ.get("DATABASE_URL", "")
-    if args.workers > 1 and not database.startswith(("postgres://", "postgresql")):
+    if workers > 1 and not database.startswith(("postgres://", "postgresql")):
         print(
             "montones serve: --workers above 1 needs DATABASE_URL=postgresql://...", file=sys.stderr
         )
         return 2
-    server = args.server or ("gunicorn" if _gunicorn_runs() else "portable")
-    if server == "portable" and args.workers > 1:
+    server = server or ("gunicorn" if _gunicorn_runs() else "portable")
+    if server == "portable" and workers > 1:
         print("montones serve: --workers above 1 needs --server gunicorn", file=sys.stderr)
         return 2
-    address = args.host if args.host not in ("0.0.0.0", "::") else _lan_ip()
-    url = args.public_url or f"http://{address}:{args.port}/"
+    address = host if host not in ("0.0.0.0", "::") else _lan_ip()
+    url = public_url or f"http://{address}:{port}/"
     # The TV shows this address in its QR code, whatever address the TV itself was opened on.
     os.environ["MONTONES_PUBLIC_URL"] = url
-    if args.instance:  # read by the app's factory, in this process and gunicorn's workers
-        os.environ["MONTONES_INSTANCE"] = os.path.abspath(args.instance)
+    if instance:  # read by the app's factory, in this process and gunicorn's workers
+        os.environ["MONTONES_INSTANCE"] = os.path.abspath(instance)
     _print_join(url)
-    warning = _unreachable(args.host, address, args.public_url)
+    warning = _unreachable(host, address, public_url)
     if warning:
         print(f"Warning: {warning}\n", file=sys.stderr, flush=True)
     connections, limit = serving.raise_descriptor_limit()
@@ -295,9 +300,9 @@ def _serve(args):
         )
 
     if server == "portable":
-        serving.run_pywsgi(args.host, args.port, connections)
+        serving.run_pywsgi(host, port, connections)
     else:
-        serving.run_gunicorn(args.host, args.port, args.workers, connections)
+        serving.run_gunicorn(host, port, workers, connections)
     return 0
 
 

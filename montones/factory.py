@@ -26,13 +26,7 @@ def _folder(name: str) -> str:
 
 
 class Templates(Environment):
-    """Flask's Jinja environment, with ``a.b`` on a plain dict found as the key first.
-
-    The views hand the templates the rules' views: dicts, nested. Jinja tries ``a.b`` as an
-    attribute first and the key after the AttributeError, and an exception per lookup was a
-    fifth of a phone felt's render and a third of the TV's. A key named like a dict method
-    (``items``, ``get``) now gives the key's value; no view has such a key, and the templates
-    call those methods only on dicts without one.
+    """Flask's Jinja environment, its templates' globals one dict.
 
     A template's globals are one dict, the environment's as they stand when it is loaded (every
     global is set in :func:`create_app`, before the first template; Jinja asks that none change
@@ -42,14 +36,6 @@ class Templates(Environment):
 
     def make_globals(self, d):
         return {**self.globals, **(d or {})}
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
 
 
 def create_app(test_config=None):

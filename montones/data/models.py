@@ -1,4 +1,5 @@
-"""What the database keeps: tables, players, the chip ledger, the action log and the hands.
+"""What the database keeps: tables, players, the chip ledger, the action log and the hands (the
+schema is made and upgraded by the migrations, montones/migrations/).
 
 A table's whole game state is one JSON document on its row (the rules engine's state, plain
 data); the ledger and the action log are append-only and written in the same transaction as
@@ -10,11 +11,15 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, inspect
+import flask_migrate
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from montones.extensions import db
+from montones.extensions import db, migrate
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 class GameTable(db.Model):
@@ -119,52 +124,22 @@ APPEND_ONLY = ("ledger", "actions", "hands")
 
 
 def init_app(app) -> None:
-    """Create the tables; on SQLite, create the file for its owner alone and turn on WAL and a
-    busy timeout."""
+    """Bring the database's schema up to date (its migrations, ``montones/migrations/``); on
+    SQLite, create the file for its owner alone and turn on WAL and a busy timeout."""
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
             _owner_only(engine.url.database)
             _tune_sqlite(engine)
         with _one_process_at_a_time(engine):
-            db.create_all()
-            with engine.begin() as conn:
-                _add_columns(conn)
-                for statement in append_only_triggers(engine.dialect.name):
-                    conn.exec_driver_sql(statement)
-
-
-def _add_columns(conn) -> None:
-    """A database made before a table had the TV's language or its next night, or before the
-    ledger told buy-ins apart, gets the columns (create_all makes missing tables, never missing
-    columns)."""
-    columns = {c["name"] for c in inspect(conn).get_columns("game_tables")}
-    for name in ("tv_language", "next_code"):
-        if name not in columns:
-            conn.exec_driver_sql(f"ALTER TABLE game_tables ADD COLUMN {name} VARCHAR(8)")
-    if "kind" not in {c["name"] for c in inspect(conn).get_columns("ledger")}:
-        _mark_buy_ins(conn)
-
-
-def _mark_buy_ins(conn) -> None:
-    """The ledger's ``kind``, added to an older database: its buy-ins are the entries of the
-    actions that issued chips (joins and top-ups, the only ones that may). The append-only
-    triggers are lifted for this one upgrade, in its own transaction (init_app sets them again
-    right after): marking what an entry was is the only change made to a row."""
-    for statement in drop_append_only_triggers(conn.dialect.name, "ledger"):
-        conn.exec_driver_sql(statement)
-    conn.exec_driver_sql("ALTER TABLE ledger ADD COLUMN kind VARCHAR(8)")
-    conn.exec_driver_sql(
-        f"UPDATE ledger SET kind = '{BUY_IN}' WHERE EXISTS (SELECT 1 FROM actions "
-        "WHERE actions.table_id = ledger.table_id AND actions.version = ledger.version "
-        "AND actions.kind IN ('join', 'top_up'))"
-    )
+            flask_migrate.upgrade()
 
 
 @contextmanager
 def _one_process_at_a_time(engine):
-    """On PostgreSQL, several gunicorn workers start at once and would all create the same
-    tables: each waits its turn on an advisory lock. (SQLite runs one worker.)"""
+    """On PostgreSQL, several gunicorn workers start at once and would all upgrade the same
+    schema: each waits its turn on an advisory lock. (SQLite runs one worker.)"""
     if engine.dialect.name != "postgresql":
         yield
         return

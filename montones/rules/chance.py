@@ -1,7 +1,7 @@
 """Where the rules draw their chance from: the system's CSPRNG, except in a rehearsal.
 
-Every shuffle, random cut, heap size and lot of a real table comes from ``secrets.SystemRandom``
-(each engine's ``_rng``). A rehearsal (the TV's demonstration, :mod:`montones.rules.demo`) plays
+Every shuffle, random cut, heap size, lot and salt of a real table comes from ``SYSTEM``, a
+``secrets.SystemRandom``. A rehearsal (the TV's demonstration, :mod:`montones.rules.demo`) plays
 a hand nobody stakes anything on, and must play the same hand each time it is asked for it, in
 any worker: inside :func:`rehearsal` the engines draw from one ``random.Random`` seeded with its
 seed instead. It is a context variable, set and reset around the rehearsal's own calls, so a
@@ -10,18 +10,19 @@ real deal anywhere else (another thread, another greenlet) never sees it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from random import Random
 
+SYSTEM: Random = secrets.SystemRandom()
 _REHEARSED: ContextVar[Random | None] = ContextVar("rehearsed", default=None)
 
 
-def source(system: Random) -> Random:
-    """What to draw from now: ``system`` (the engine's CSPRNG), or the rehearsal's seeded
-    source while one plays."""
-    return _REHEARSED.get() or system
+def source() -> Random:
+    """What to draw from now: ``SYSTEM``, or the rehearsal's seeded source while one plays."""
+    return _REHEARSED.get() or SYSTEM
 
 
 @contextmanager

@@ -13,18 +13,16 @@ The hashed text is the salt, a space, and the card codes top card first, separat
 from __future__ import annotations
 
 import hashlib
-import secrets
 
 from montones.rules import chance
 
 SALT_BYTES = 16
-_system = secrets.SystemRandom()
 SHORT = 12  # hex digits shown on the TV and phones: enough to compare by eye
 
 
 def new_shuffle(order: list[str]) -> dict:
     """The commitment to a freshly shuffled ``order``, with its salt and the order kept secret."""
-    salt = chance.source(_system).randbytes(SALT_BYTES).hex()
+    salt = chance.source().randbytes(SALT_BYTES).hex()
     return {"commitment": commitment(order, salt), "salt": salt, "order": list(order)}
 
 

@@ -1,8 +1,8 @@
 """The games a table can play, by name: the one place that names them.
 
-Each game is an engine module whose module-level names make up :class:`Game`; the service and
-the views look a table's game up here (``game(table.game)``) and ask it everything that differs
-from one game to another. Its templates are the folder ``templates/games/<NAME>/``.
+Each game is an engine package whose names make up :class:`Game`; the service and the views
+look a table's game up here (``game(table.game)``) and ask it everything that differs from one
+game to another. Its templates are the folder ``templates/games/<NAME>/``.
 """
 
 from __future__ import annotations
@@ -19,35 +19,49 @@ from montones.rules.table import Action, Events, Field, State
 
 
 class Game(Protocol):
-    """What an engine module offers the rest of the app."""
+    """What a game provides the rest of the app: the whole of what a new game must write.
 
-    NAME: str  # the key a table's row and state carry
+    A game is a package ``montones/rules/<NAME>/``, standard library only, its modules by
+    concern (its state and actions, settlement, views, records, odds, computer player) and
+    these names in its ``__init__``; its templates are the folder ``templates/games/<NAME>/``;
+    it is registered in :data:`GAMES`. Its state is plain JSON data and every action
+    ``action(state, ...) -> (new_state, events)`` works on a copy (``table.action``), refusing
+    what the rules refuse with a :class:`RulesError`. What every game shares is
+    :mod:`montones.rules.table`; what a game whose bank goes round the table shares (Monte,
+    Monte Bank) is :mod:`montones.rules.rotation`.
+    """
+
+    # --- the lobby and the service: a table's settings, its actions and its clock ---------
+    NAME: str  # the key a table's row and state carry, and its templates' folder
     TITLE: Phrase  # the game's name on screens
-    ROUND: (
-        str  # its word for one round of play, "hand", "coup" or "deal" (the templates translate it)
-    )
-    ACTIONS: Mapping[str, Action]  # kind -> what it does, its fields, who may do it
     SETTINGS: tuple[Field, ...]  # the lobby's fields for a new table
-    SETTLES: str  # the event type of an action that settles a hand
-    HIDDEN_WHILE_LIVE: tuple[str, ...]  # what of a hand's record waits for its deck to be done
-    SEALED: tuple[str, ...]  # what of a record's shuffle stays hidden while its deck is live
-    DECK: Deck  # the deck it is played with: an export's shuffle is an order of it
+    ACTIONS: Mapping[str, Action]  # kind -> what it does, its fields, who may do it
 
-    def new_table(self, settings: dict | None = None) -> State: ...
     def settings_from(self, values: dict[str, Any]) -> dict[str, Any]: ...
+    def new_table(self, settings: dict | None = None) -> State: ...
     def join(
         self, state: State, pid: str, name: str, chips: int, computer: bool = False
     ) -> tuple[State, Events]:
         """Seat a player (``computer``: a computer player, which every screen marks)."""
 
-    def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
-    def after_pause(self, state: State, now: float, paused_for: float) -> State: ...
-    def finish(self, state: State) -> tuple[State, Events]: ...
-    def follow_up(self, state: State, now: float) -> tuple[str, State, Events] | None: ...
+    def stage(self, state: State) -> str:
+        """What a screen was showing: a request made at another stage is stale."""
+
+    def balances(self, state: State) -> dict[str, int]:
+        """Where every chip of the table is (the ledger records what moves between them)."""
+
+    def follow_up(self, state: State, now: float) -> tuple[str, State, Events] | None:
+        """What happens by itself after an action, if anything."""
+
     def over(self, state: State) -> bool: ...
-    def stage(self, state: State) -> str: ...
-    def balances(self, state: State) -> dict[str, int]: ...
+    def finish(self, state: State) -> tuple[State, Events]: ...
+    def after_pause(self, state: State, now: float, paused_for: float) -> State: ...
     def cut_deadline(self, state: State) -> float | None: ...
+    def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
+
+    # --- the screens ------------------------------------------------------------------------
+    ROUND: str  # its word for one round of play, "hand", "coup" or "deal" (templates translate it)
+
     def view(self, state: State, seat: str | None = None, now: float | None = None) -> dict:
         """The table as one seat sees it (``seat=None``: the TV): no card still to come."""
 
@@ -63,17 +77,38 @@ class Game(Protocol):
 
     def standings(self, state: State) -> list[dict]: ...
     def between_banks(self, state: State) -> bool: ...
-    def live_commitment(self, state: State) -> str | None: ...
-    def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
-    def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
-    def replay(self, data: dict) -> dict[str, Any]:
-        """A scenario of this game (docs/scenarios.md) settled, its result as plain data; a
-        :class:`~montones.rules.scenario_input.ScenarioError` naming what breaks a rule."""
-
     def table_odds(self, state: State) -> dict[str, Any]:
         """The odds of the table's bets (:class:`~montones.rules.odds.Odds`), as its
         templates show them."""
 
+    # --- the records: a settled hand, and what of it waits until its deck is done ----------
+    SETTLES: str  # the event type of an action that settles a hand
+    HIDDEN_WHILE_LIVE: tuple[str, ...]  # what of a hand's record waits for its deck to be done
+    SEALED: tuple[str, ...]  # what of a record's shuffle stays hidden while its deck is live
+
+    def live_commitment(self, state: State) -> str | None: ...
+    def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
+    def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
+    def emptied_by(self, entry: dict[str, Any]) -> str | None:
+        """Who broke the bank in a recorded hand: the punter whose winning line took its last
+        chip as the bank paid its lines; None if none did."""
+
+    def shares(self, hands: list[dict[str, Any]]) -> dict[str, int]:
+        """What of a night's chips went to anyone outside its hands' results, from its hands
+        (an export's, all of them, oldest first): by player, and the ``"house"``'s."""
+
+    # --- replay and verify ------------------------------------------------------------------
+    DECK: Deck  # the deck it is played with: an export's shuffle is an order of it
+
+    def replay(self, data: dict) -> dict[str, Any]:
+        """A scenario of this game (docs/scenarios.md) settled, its result as plain data; a
+        :class:`~montones.rules.scenario_input.ScenarioError` naming what breaks a rule."""
+
+    def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
+        """The problems of an export's hands (``(where, hand)``) that share one deck, opened
+        and cut (``dealt``): each a line saying where a hand is not what that deck deals."""
+
+    # --- the computer players and the TV's demonstration -----------------------------------
     def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
         """A computer player's next action from its seat's ``view`` (never the deck): one of
         :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
@@ -84,18 +119,6 @@ class Game(Protocol):
         """The caption code of a step of the TV's demonstration (:mod:`montones.rules.demo`):
         what the action ``kind`` (or the game's own move, or ``"seated"``) that led to the
         TV's ``view`` shows; ``templates/games/<NAME>/_demo.html`` puts it in words."""
-
-    def emptied_by(self, entry: dict[str, Any]) -> str | None:
-        """Who broke the bank in a recorded hand: the punter whose winning line took its last
-        chip as the bank paid its lines; None if none did."""
-
-    def shares(self, hands: list[dict[str, Any]]) -> dict[str, int]:
-        """What of a night's chips went to anyone outside its hands' results, from its hands
-        (an export's, all of them, oldest first): by player, and the ``"house"``'s."""
-
-    def check_dealt(self, hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
-        """The problems of an export's hands (``(where, hand)``) that share one deck, opened
-        and cut (``dealt``): each a line saying where a hand is not what that deck deals."""
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}

@@ -5,7 +5,6 @@ the same names; each game adds its own for a deal that is over."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +16,6 @@ from montones.rules.table import Action, Events, Field, State, action, is_count
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
 
-_rng = secrets.SystemRandom()
 
 # Why an action is refused in a phase it does not belong to; each game adds its own for a deal
 # that is over.
@@ -60,7 +58,7 @@ def cut_at(state: State, events: Events, position: int | None, how: str) -> None
     where, by whom and how ("punter", "random" when the clock cut, "cutter left", "nobody to
     cut")."""
     if position is None:
-        position = chance.source(_rng).randint(1, len(state["deck"]) - 1)
+        position = chance.source().randint(1, len(state["deck"]) - 1)
     state["deck"] = cut(state["deck"], position)
     state["shuffle"]["cut"] = position
     state["shuffle"]["cut_by"] = {"player": state["cutter"], "how": how}
@@ -143,7 +141,7 @@ def draw_for_bank(state: State, events: Events, deck: list[str] | None = None) -
     """Everyone draws a card; the highest (K high, A low) is the first banker (equal highest
     draw again)."""
     table.require_phase(state, REFUSALS, SEATING)
-    rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, chance.source(_rng))
+    rounds, banker = table.draw_first_banker(table.active(state), FRENCH, deck, chance.source())
     state["draws"], state["banker"], state["phase"] = rounds, banker, BANK
     events.append({"type": "drawn", "draws": rounds, "banker": banker})
 
@@ -193,6 +191,12 @@ def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
 def over(state: State) -> bool:
     """The night ends by itself once everyone has held the bank the agreed number of times."""
     return state["phase"] == FINISHED
+
+
+def standings(state: State) -> list[dict]:
+    """The players by chips (``table.standings``), an open bank counted as its banker's."""
+    banker = state["banker"]
+    return table.standings(state, {banker: state["bank"]} if banker and state["bank"] else None)
 
 
 def between_banks(state: State) -> bool:

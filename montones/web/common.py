@@ -13,7 +13,7 @@ import jinja2_fragments
 import segno
 from babel import Locale
 from babel.numbers import format_decimal as babel_format_decimal
-from babel.numbers import get_group_symbol, get_minus_sign_symbol, parse_pattern
+from babel.numbers import parse_pattern
 from flask import Response, current_app, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
@@ -164,29 +164,14 @@ def percent(value: Fraction) -> str:
 
 
 def number(value) -> str:
-    """A count as the request's language writes it ("1,250", "1.250", "1 250").
-
-    A whole number is grouped in threes with the language's own signs, as Babel's pattern does
-    for the app's languages (tests/views/test_numbers.py), at less cost (docs/performance.md, "Numbers").
-    Anything else goes through Babel."""
-    if type(value) is not int:
-        return format_decimal(value)
-    return _grouped(value, get_locale())
+    """A count as the request's language writes it ("1,250", "1.250", "1 250"): Babel's."""
+    return format_decimal(value)
 
 
 def number_in(locale: Locale) -> Callable[[object], str]:
     """:func:`number` in ``locale``, for work done away from the request (a chart drawn in
     another thread: see :mod:`montones.web.chart`)."""
-    return lambda value: (
-        _grouped(value, locale)
-        if type(value) is int
-        else babel_format_decimal(value, locale=locale)
-    )
-
-
-def _grouped(value: int, locale: Locale) -> str:
-    grouped = f"{value:,}".replace(",", get_group_symbol(locale))
-    return grouped.replace("-", get_minus_sign_symbol(locale)) if value < 0 else grouped
+    return lambda value: babel_format_decimal(value, locale=locale)
 
 
 def hour(iso: str) -> str:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from montones.rules import RulesError, monte_bank
+from montones.rules import RulesError, chance, monte_bank
 from montones.rules.cards import FRENCH
 from montones.rules.fairness import commitment
 from montones.rules.scenario import replay
@@ -582,7 +582,7 @@ def test_a_void_deal_is_recorded_with_its_reason_and_replays():
 
 
 def test_cards_come_from_a_system_random_shuffle():
-    assert isinstance(monte_bank._rng, random.SystemRandom)
+    assert isinstance(chance.SYSTEM, random.SystemRandom)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ import secrets
 
 import pytest
 
-from montones.rules import RulesError, montones
+from montones.rules import RulesError, chance, montones
 from montones.rules.cards import SPANISH
 from montones.rules.montones import settle_hand
 from tests.helpers.tables import NOW, Table
@@ -153,7 +153,7 @@ def test_the_banker_can_never_take_money_out_of_a_running_bank():
 
 
 def test_the_deck_is_shuffled_with_a_cspring():
-    assert isinstance(montones._rng, secrets.SystemRandom)
+    assert isinstance(chance.SYSTEM, secrets.SystemRandom)
     orders = {tuple(SPANISH.shuffled()) for _ in range(5)}
     assert len(orders) == 5
     assert all(sorted(o) == sorted(SPANISH.codes) for o in orders)

@@ -48,7 +48,7 @@ from montones import create_app, service
 from montones.config import TestConfig, database_uri
 from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
-from montones.rules import monte, monte_bank, montones, rotation
+from montones.rules import chance, monte, monte_bank, montones
 from montones.rules.games import GAMES as ENGINES
 from montones.rules.table import MOST_SEATS, TABLE_DEFAULTS, looks, skeleton
 from tests.helpers.nights import HX, Night, csrf_of, notice
@@ -301,11 +301,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.focus = "both"
         self.setups: dict[str, dict] = {}
         self.progress: Counter = Counter()  # hands, coups and banks changing hands
-        self.rngs = (montones._rng, monte._rng, monte_bank._rng, rotation._rng)
+        self.system = chance.SYSTEM
         STATS["examples"] += 1
 
     def teardown(self):
-        montones._rng, monte._rng, monte_bank._rng, rotation._rng = self.rngs
+        chance.SYSTEM = self.system
         STATS[f"steps in an example: {bucket(self.steps, (0, 10, 25, 40, 50))}"] += 1
         for what in ("montones: a hand dealt", "monte: a coup dealt"):
             STATS[f"{what}, per example: {bucket(self.progress[what], (0, 1, 3, 6))}"] += 1
@@ -331,7 +331,7 @@ class LedgerMachine(RuleBasedStateMachine):
         one game opens only that one)."""
         self._count("open_tables")
         # The rules engines' shuffles, cuts and lots, replayable from the example.
-        montones._rng = monte._rng = monte_bank._rng = rotation._rng = random.Random(seed)
+        chance.SYSTEM = random.Random(seed)
         self.focus = focus
         self.setups = {
             "montones": montones_setup,

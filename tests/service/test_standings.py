@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from collections import Counter
 
 import pytest
@@ -191,26 +190,6 @@ def test_a_monte_bank_night_whose_house_kept_a_levy_counts_no_winnings_as_bought
         assert sum(row["net"] for row in service.standings(table)) == -kept < 0
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def fresh_database(request, tmp_path):
-    """A database of its own (its ledger's columns are dropped and added back): a SQLite file,
-    or a new PostgreSQL database where the tests' server answers."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'old.sqlite'}"
-        return
-    request.getfixturevalue("postgres_url")  # skips (or fails under CI) with no server
-    import psycopg
-
-    from tests.conftest import PG_ADMIN
-
-    name = f"montones_upgrade_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-
-
 def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(fresh_database):
     """An older database's ledger has no ``kind``: the app adds it, marks the entries of its
     joins and top-ups as buy-ins, and the ledger is append-only again afterwards."""
@@ -240,8 +219,9 @@ def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(fr
         code = table.code
         before = service.standings(service.get_table(code))
         db.session.remove()
-        with db.engine.begin() as conn:  # the ledger as it was made before
+        with db.engine.begin() as conn:  # the ledger as it was made before migrations
             conn.exec_driver_sql("ALTER TABLE ledger DROP COLUMN kind")
+            conn.exec_driver_sql("DROP TABLE alembic_version")
         db.engine.dispose()
     app = opened()
     with app.app_context():

@@ -1,5 +1,5 @@
-"""What rendered HTML goes through: the templates' environment (``a.b`` on a plain dict is the
-key first, factory.Templates) and the one-line SSE event a block is sent in (views.live)."""
+"""What rendered HTML goes through: the templates' environment (Jinja's, ``a.b`` on a plain
+dict its key) and the one-line SSE event a block is sent in (views.live)."""
 
 from types import SimpleNamespace
 
@@ -15,10 +15,6 @@ def test_a_dicts_key_is_found_by_dot_and_a_missing_one_is_undefined(app):
     assert render(
         app, "{{ v.me.chips }}|{{ v.nope }}|{{ v.nope is defined }}", v={"me": {"chips": 7}}
     ) == ("7||False")
-
-
-def test_a_key_named_like_a_dict_method_gives_its_value(app):
-    assert render(app, "{{ d.items }}", d={"items": 3}) == "3"
 
 
 def test_dict_methods_and_attributes_of_other_objects_still_work(app):

@@ -1,0 +1,202 @@
+"""Monte as Foster's Complete Hoyle gives it (docs/rules.md, "Monte").
+
+Same shape as :mod:`montones.rules.montones`: the state is a plain dict, each action works on
+a copy and returns ``(new_state, events)``, a :class:`RulesError` changes nothing. The deck is a
+list of codes, top card first: layouts come from both ends, the gate from the bottom.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from montones.rules import hand_records, rotation, table
+from montones.rules.cards import FRENCH
+from montones.rules.errors import Phrase
+from montones.rules.monte.actions import (
+    COUP_OVER,
+    DEFAULT_SETTINGS,
+    NAME,
+    SEATING,
+    active,
+    after_pause,
+    bet,
+    between_banks,
+    cut_deadline,
+    cut_deck,
+    cut_timed_out,
+    decline,
+    draw_for_bank,
+    finish,
+    follow_up,
+    join,
+    leave,
+    new_table,
+    next_coup,
+    over,
+    put_up_bank,
+    standings,
+    top_up,
+    turn_gate,
+    withdraw,
+)
+from montones.rules.monte.computer import play
+from montones.rules.monte.odds import coup_bets, fresh_layout_bet, table_odds
+from montones.rules.monte.record import (
+    check_dealt,
+    emptied_by,
+    hand_record,
+    live_commitment,
+    record_lines,
+    replay,
+    shares,
+)
+from montones.rules.monte.settle import (
+    FOUR_CARD_COUPS,
+    LAYOUTS,
+    PRIVATE_CIRCLE_COUPS,
+    TWO_CARD_COUPS,
+    check_bet,
+    check_options,
+    deal_layouts,
+    generous_triple,
+    layout_wins,
+    max_coups,
+    settle_coup,
+    winning_unseen,
+)
+from montones.rules.monte.views import CAPTIONS, bar_view, caption, my_view, status_view, view
+from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
+from montones.rules.table import Action, Field, State
+
+TITLE = Phrase("Monte")
+ROUND = "coup"  # a coup: the layouts dealt, the bets, the gate
+SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
+# A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
+HIDDEN_WHILE_LIVE = ("deck",)
+SEALED = hand_records.OPENS
+DECK = FRENCH
+
+
+ACTIONS: dict[str, Action] = {
+    **rotation.bank_actions(put_up_bank),
+    "cut": Action(
+        lambda s, who, p, now: cut_deck(s, who, p["position"], now),
+        (Field("position", Phrase("The cut")),),
+    ),
+    "bet": Action(
+        lambda s, who, p, now: bet(s, who, p["layout"], p["amount"]),
+        (Field("layout", Phrase("The layout"), str), Field("amount", Phrase("The amount"))),
+        tap=True,
+    ),
+    "withdraw": Action(
+        lambda s, who, p, now: withdraw(s, who, p["bet"]), (Field("bet", Phrase("The bet")),)
+    ),
+    "gate": Action(lambda s, who, p, now: turn_gate(s, who)),
+    "next": Action(lambda s, who, p, now: next_coup(s, who)),
+    "decline": Action(lambda s, who, p, now: decline(s, who)),
+    **table.host_actions(leave),
+}
+
+SETTINGS = (
+    Field("bank_size", Phrase("The bank")),
+    Field("min_bet", Phrase("The minimum bet")),
+    Field("max_bet", Phrase("The maximum bet")),
+    Field("banks_each", Phrase("Banks for each player")),
+    Field("two_card", Phrase("Two-card Monte"), bool),
+    Field("generous", Phrase("Generous banker"), bool),
+    Field("short_bank", Phrase("A short bank"), optional=True),
+    Field("private_circle", Phrase("Private circle"), bool),
+    Field("cut_timeout", Phrase("The time to cut"), optional=True),
+)
+
+
+def settings_from(values: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings from the lobby's fields (:data:`SETTINGS`), for :func:`new_table`."""
+    settings = {**values, "short_bank": values.get("short_bank")}
+    return {key: value for key, value in settings.items() if key in DEFAULT_SETTINGS}
+
+
+def stage(state: State) -> str:
+    """What a screen was showing: the bank's coups count its deals."""
+    return rotation.stage(state, state["coups"])
+
+
+def balances(state: State) -> dict[str, int]:
+    """Where every chip of the table is: the players', the bank, stakes on the table."""
+    coup = state["coup"]
+    return rotation.balances(
+        state, table.stakes(coup["bets"]) if coup and state["phase"] == BETTING else 0
+    )
+
+
+__all__ = [
+    "ACTIONS",
+    "BANK",
+    "BETTING",
+    "CAPTIONS",
+    "COUP_OVER",
+    "CUT",
+    "DECK",
+    "DEFAULT_SETTINGS",
+    "FINISHED",
+    "FOUR_CARD_COUPS",
+    "HIDDEN_WHILE_LIVE",
+    "LAYOUTS",
+    "NAME",
+    "PRIVATE_CIRCLE_COUPS",
+    "ROUND",
+    "SEALED",
+    "SEATING",
+    "SETTINGS",
+    "SETTLES",
+    "TITLE",
+    "TWO_CARD_COUPS",
+    "active",
+    "after_pause",
+    "balances",
+    "bar_view",
+    "bet",
+    "between_banks",
+    "caption",
+    "check_bet",
+    "check_dealt",
+    "check_options",
+    "coup_bets",
+    "cut_deadline",
+    "cut_deck",
+    "cut_timed_out",
+    "deal_layouts",
+    "decline",
+    "draw_for_bank",
+    "emptied_by",
+    "finish",
+    "follow_up",
+    "fresh_layout_bet",
+    "generous_triple",
+    "hand_record",
+    "join",
+    "layout_wins",
+    "leave",
+    "live_commitment",
+    "max_coups",
+    "my_view",
+    "new_table",
+    "next_coup",
+    "over",
+    "play",
+    "put_up_bank",
+    "record_lines",
+    "replay",
+    "settings_from",
+    "settle_coup",
+    "shares",
+    "stage",
+    "standings",
+    "status_view",
+    "table_odds",
+    "top_up",
+    "turn_gate",
+    "view",
+    "winning_unseen",
+    "withdraw",
+]

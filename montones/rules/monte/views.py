@@ -1,0 +1,154 @@
+"""What a seat may see: the table for one seat (the TV is seat None), what a phone's status
+and bar are drawn from, and the demonstration's captions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from montones.rules import rotation, table
+from montones.rules.monte.actions import COUP_OVER, cut_deadline
+from montones.rules.monte.record import live_commitment, unseen_before_gate
+from montones.rules.monte.settle import LAYOUTS, max_coups, winning_unseen
+from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
+from montones.rules.settlement import WON, explain
+from montones.rules.table import State
+
+
+def view(state: State, seat: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The table as one seat sees it (``seat=None``: the TV and spectators).
+
+    The deck order stays hidden: only how many cards it holds, which cards are discarded, and
+    for each layout how many of the unseen cards would win it. Each seat learns which actions
+    the rules allow it now, so a screen offers only those.
+    """
+    phase = state["phase"]
+    names = {pid: p["name"] for pid, p in state["players"].items()}
+    banker = state["banker"]
+    coup = state["coup"]
+    passed = state.get("passed")
+    # After the gate the coup stays on show, and so does the coup whose gate passed the bank.
+    last = state["last_coup"]
+    passed_at_gate = passed and last and last["result"].get("version") == passed["version"]
+    shown = coup or (last if phase in (BANK, FINISHED) and passed_at_gate else None)
+    result = shown["result"] if shown else None
+    on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
+
+    layouts = []
+    if shown:
+        turned = {} if not result else {line["bet"]: line for line in result["settled"]}
+        unseen = unseen_before_gate(state, shown)
+        for name in LAYOUTS:
+            bets = [
+                table.shown_bet(b, names, seat, turned.get(b["id"]))
+                for b in shown["bets"]
+                if b["layout"] == name
+            ]
+            layouts.append(
+                {
+                    "name": name,
+                    "cards": shown[name],
+                    "winning": winning_unseen(shown[name], unseen),
+                    "unseen": len(unseen),
+                    "bets": bets,
+                    "money": sum(b["amount"] for b in bets),
+                    "wins": None if not result else name in result["winning"],
+                }
+            )
+
+    first_draw = bool(state["draws"]) and not passed and state["coups"] == 0
+    cutting = phase == CUT
+    return {
+        "game": "monte",
+        "version": state["version"],
+        "phase": phase,
+        "players": rotation.seats_view(state, coup["bets"] if coup and phase == BETTING else []),
+        "banker": banker,
+        "banker_name": names.get(banker),
+        "banker_computer": bool(banker) and table.is_computer(state, banker),
+        "bank": state["bank"],
+        "on_table": on_table,
+        "room": state["bank"] - on_table if phase == BETTING else 0,
+        "coup": shown["number"] if shown else None,
+        "coups": max_coups(state["settings"]),
+        "deck": len(state["deck"]),
+        "discards": list(state["discards"]),
+        "commitment": live_commitment(state),
+        "cutter": state["cutter"] if cutting else None,
+        "cutter_name": names.get(state["cutter"]) if cutting else None,
+        "cut_deadline": cut_deadline(state),
+        # Whose cut the clock made (they let their time run out), through the deck's first coup.
+        "cut_by_clock": rotation.cut_by_clock(state, names)
+        if phase in (BETTING, COUP_OVER) and shown and shown["number"] == 1
+        else None,
+        "layouts": layouts,
+        "gate": result["gate"] if result else None,
+        "result": result
+        and {
+            **result,
+            "settled": [
+                {**line, "name": names[line["player"]]}
+                for line in explain(
+                    result["settled"],
+                    result["bank"],
+                    lambda line: (
+                        result["odds"] * line["stake"] if line["result"] == WON else line["stake"]
+                    ),
+                )
+            ],
+        },
+        **rotation.night_view(state, names, first_draw),
+        "me": my_view(state, seat, now),
+    }
+
+
+def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
+    """A seat's own part of :func:`view` (``Game.my_view``): its chips, the room left under
+    the bank for its bets, and what the rules let it do now."""
+    if not table.seated(state, seat):
+        return None
+    coup, phase = state["coup"], state["phase"]
+    on_table = sum(b["amount"] for b in coup["bets"]) if coup and phase == BETTING else 0
+    room = state["bank"] - on_table if phase == BETTING else 0
+    most = min(state["settings"]["max_bet"], room, state["players"][seat]["chips"])
+    bets = coup["bets"] if coup else []
+    return rotation.seat_view(
+        state, seat, bets, most, {BANK: {"decline"}, BETTING: {"gate"}, COUP_OVER: {"next"}}
+    )
+
+
+# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
+# code of its caption (templates/games/monte/_demo.html words it).
+CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
+
+
+def caption(kind: str, view_: dict[str, Any]) -> str:
+    """The caption of a demonstration's step: what ``kind`` means, and once the gate is turned,
+    which layouts its suit won (both, one, or neither)."""
+    result = view_["result"]
+    if kind != "gate" or result is None:
+        return CAPTIONS[kind]
+    return {0: "gate_none", 1: "gate_one"}.get(len(result["winning"]), "gate_both")
+
+
+def status_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's status is drawn from, and nothing more (its template's ``v``): not the
+    layouts' bets, which the felt shows."""
+    return {key: view_[key] for key in _STATUS_KEYS}
+
+
+_STATUS_KEYS = (
+    "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "coup", "coups", "result",
+    "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
+)  # fmt: skip
+
+
+def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    me = view_["me"] or {}
+    return {
+        "phase": view_["phase"],
+        "me": {key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most")},
+        **{key: view_[key] for key in ("bank", "banker_name", "cutter_name", "deck", "on_table")},
+        "room": view_["room"],
+        "settings": {key: view_["settings"][key] for key in ("min_bet", "max_bet")},
+    }

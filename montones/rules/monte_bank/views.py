@@ -1,0 +1,196 @@
+"""What a seat may see: the table for one seat (the TV is seat None), what a phone's status
+and bar are drawn from, and the demonstration's captions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from montones.rules import rotation, table
+from montones.rules.monte_bank.bank import DEAL_OVER, NAME
+from montones.rules.monte_bank.record import live_commitment
+from montones.rules.monte_bank.settle import (
+    FOUR_OF_A_RANK,
+    LOWER_MATCHES_UPPER,
+    LOWER_PAIR,
+    PAYS,
+    POSITIONS,
+    SIDES,
+    cost,
+    live_words,
+    parts,
+    void_cards,
+)
+from montones.rules.rotation import BANK, BETTING, CUT, FINISHED, cut_deadline
+from montones.rules.settlement import WON, explain
+from montones.rules.table import State
+
+
+def view(state: State, seat: str | None = None, now: float | None = None) -> dict[str, Any]:
+    """The table as one seat sees it (``seat=None``: the TV). The deck's order stays hidden:
+    after a deal, only the cards turned."""
+    phase = state["phase"]
+    names = {pid: p["name"] for pid, p in state["players"].items()}
+    banker = state["banker"]
+    deal = state["deal"]
+    last = state["last_deal"]
+    passed = state["passed"]
+    shown = None
+    if phase == BETTING:
+        shown = deal
+    elif phase == DEAL_OVER:
+        shown = last
+    elif phase in (BANK, FINISHED) and passed and last and last["result"]:
+        # The deal whose end passed the bank stays on show while the next banker puts one up.
+        shown = last if last["result"]["version"] == passed["version"] else None
+    result = shown["result"] if shown else None
+    cutting = phase == CUT
+    bets = []
+    if shown:
+        lines: dict[int, list[dict]] = {}
+        for line in result["settled"] if result else []:
+            lines.setdefault(line["id"], []).append({**line, "name": names[line["player"]]})
+        for placed in shown["bets"]:
+            bets.append(
+                {
+                    **placed,
+                    "name": names[placed["player"]],
+                    "mine": placed["player"] == seat,
+                    "cost": cost(placed),
+                    "lines": lines.get(placed["id"], []),
+                }
+            )
+    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDES, "cross")}
+    for placed in bets:
+        by_part = {line["part"]: line for line in placed["lines"]}
+        for part in parts(placed):
+            chip = {
+                **part,
+                "id": placed["id"],
+                "player": placed["player"],
+                "name": placed["name"],
+                "amount": placed["amount"],
+                "kind": placed["kind"],
+                "line": by_part.get(part["part"]),
+            }
+            where = {"round": part.get("on"), "double": part.get("side")}.get(part["part"], "cross")
+            spots[where].append(chip)
+    void = state["void"]
+    first_draw = bool(state["draws"]) and not passed and state["deals"] == 0 and not shown
+    open_bets = deal["bets"] if deal and phase == BETTING else []
+    return {
+        "game": NAME,
+        "version": state["version"],
+        "phase": phase,
+        "players": rotation.seats_view(state, open_bets, cost),
+        "banker": banker,
+        "banker_name": names.get(banker),
+        "banker_computer": bool(banker) and table.is_computer(state, banker),
+        "bank": state["bank"],
+        "on_table": sum(cost(b) for b in open_bets),
+        "deal": shown["number"] if shown else None,
+        "deals": state["deals"],
+        "layout": shown["layout"] if shown else None,
+        "live": live_words(shown["layout"]) if shown else [],
+        "bets": bets,
+        "spots": spots,
+        "turned": result["turned"] if result else [],
+        "result": result and {**result, "settled": _lines(shown, result, names)},
+        "void": void
+        and {
+            **void,
+            "fresh": void["version"] == state["version"],
+            "cards": void_cards(void["layout"], void["why"]),
+        },
+        "pot": state["pot"],
+        "house": state["house"],
+        "commitment": live_commitment(state),
+        "cutter": state["cutter"] if cutting else None,
+        "cutter_name": names.get(state["cutter"]) if cutting else None,
+        "cut_deadline": cut_deadline(state),
+        # Whose cut the clock made, while the deal it laid out shows.
+        "cut_by_clock": rotation.cut_by_clock(state, names)
+        if phase in (BETTING, DEAL_OVER)
+        else None,
+        "deck": len(state["deck"]),
+        **rotation.night_view(state, names, first_draw),
+        "me": my_view(state, seat, now),
+    }
+
+
+def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
+    """A deal's settled lines with each player's name and where each part lay."""
+    placed = {b["id"]: b for b in deal["bets"]}
+    lines = []
+    settled = explain(
+        result["settled"],
+        result["bank"],
+        lambda line: PAYS[line["part"]] * line["stake"] if line["result"] == WON else line["stake"],
+    )
+    for line in settled:
+        part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
+        lines.append({**part, **line, "name": names[line["player"]]})
+    return lines
+
+
+def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
+    """A seat's own part of :func:`view`: its chips, its bets, what the rules let it do now."""
+    if not table.seated(state, seat):
+        return None
+    deal = state["deal"]
+    most = min(state["bank"], state["players"][seat]["chips"])
+    bets = deal["bets"] if deal else []
+    return rotation.seat_view(
+        state, seat, bets, most, {BETTING: {"close"}, DEAL_OVER: {"next", "aces"}}
+    )
+
+
+# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
+# code of its caption (templates/games/monte_bank/_demo.html words it).
+CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
+_VOID_CAPTIONS = {
+    FOUR_OF_A_RANK: "void_four",
+    LOWER_PAIR: "void_lower_pair",
+    LOWER_MATCHES_UPPER: "void_lower_matches_upper",
+}
+
+
+def caption(kind: str, view_: dict[str, Any]) -> str:
+    """The caption of a demonstration's step: what ``kind`` means; a cut that found the deal
+    void, why; and bets closed, how the cards turned decide them."""
+    void = view_["void"]
+    if kind == "cut" and void is not None and void["fresh"]:
+        return _VOID_CAPTIONS[void["why"]]
+    if kind == "close" and view_["result"] is not None:
+        return "turned"
+    return CAPTIONS[kind]
+
+
+def status_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's status is drawn from, and nothing more (its template's ``v``): not the
+    layout's bets, which the felt shows."""
+    return {
+        **{key: view_[key] for key in _STATUS_KEYS},
+        "settings": {key: view_["settings"][key] for key in ("levy", "deals_per_bank")},
+    }
+
+
+_STATUS_KEYS = (
+    "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "deal", "result", "pot",
+    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
+)  # fmt: skip
+
+
+def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    me = view_["me"] or {}
+    return {
+        "phase": view_["phase"],
+        "me": {
+            key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most", "bets")
+        },
+        **{
+            key: view_[key]
+            for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "pot")
+        },
+        "settings": {key: view_["settings"][key] for key in ("min_bet", "levy")},
+    }
