@@ -203,7 +203,7 @@ def app_to_serve(connections: int = CONNECTIONS):
     check_patched()
     from montones import create_app
 
-    app = create_app({"CONNECTIONS": connections})
+    app = create_app({"STREAMS_MOST": connections // SCREEN_CONNECTIONS})
     app.wsgi_app = whole_body(app.wsgi_app)
     return app
 

@@ -33,9 +33,10 @@ Live streams (``/t/CODE/stream``) are held open for minutes, each a connection o
 :class:`Streams` bounds them by what a night needs, so that short requests (``/healthz``, a tap,
 a page) always find a connection, however many addresses a guest brings.
 
-- In all, a process holds at most ``CONNECTIONS // SCREEN_CONNECTIONS`` streams
-  (montones/serving.py: the connections it serves at once, and what each open screen takes:
-  its stream and a kept-alive connection for its taps); the other half is for short requests.
+- In all, a process holds at most ``STREAMS_MOST`` streams: ``montones serve`` sets it to
+  ``connections // SCREEN_CONNECTIONS`` (montones/serving.py: the connections a process serves
+  at once, and what each open screen takes: its stream and a kept-alive connection for its
+  taps); the other half is for short requests.
 - A seat holds at most ``DEVICE_STREAMS`` streams, the table's host (its page and its TVs,
   opened in the host's browser) ``HOST_STREAMS``: a new one past them closes that seat's or
   host's oldest (a reload's new stream takes over from the old one).
@@ -61,7 +62,7 @@ from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from montones import service, serving
+from montones import service
 from montones.data.clock import clock
 from montones.web.common import actor_for
 
@@ -246,8 +247,7 @@ def init_app(app) -> None:
     limiter.init_app(app)
     app.extensions["limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
-    connections = app.config.get("CONNECTIONS", serving.CONNECTIONS)
-    app.extensions["streams"] = Streams(connections // serving.SCREEN_CONNECTIONS)
+    app.extensions["streams"] = Streams(app.config["STREAMS_MOST"])
     app.before_request(_admit_stream)
     app.after_request(_hold_stream)
     app.teardown_request(_drop_stream)

@@ -92,7 +92,7 @@ def small(tmp_path):
     class Config(TestConfig):
         SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'm.sqlite'}"
         STREAM_MAX_SECONDS = 10
-        CONNECTIONS = 6  # three streams
+        STREAMS_MOST = 3
 
     return create_app(Config)
 
