@@ -173,6 +173,7 @@ def _simulate(args):
     from montones.rules.audit import verify
     from montones.rules.computer import NAMES, PATIENCE
     from montones.rules.games import game
+    from montones.rules.table import MOST_ROUNDS
 
     if not 2 <= args.players <= len(NAMES) or args.hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
@@ -190,9 +191,11 @@ def _simulate(args):
         )
         with app.app_context():
             host = service.Actor(is_host=True)
-            # Banks enough for every hand asked for, where the night ends once all are held.
+            # Banks enough for every hand asked for, where the night ends once all are held
+            # (a table takes MOST_ROUNDS at most: every bank deals a hand or more).
+            banks = min(args.hands, MOST_ROUNDS)
             settings = (
-                {"banks_each": args.hands} if "banks_each" in rules.new_table()["settings"] else {}
+                {"banks_each": banks} if "banks_each" in rules.new_table()["settings"] else {}
             )
             table, _secret = service.create_table(
                 args.game, "Simulation", SIMULATED_CHIPS, settings

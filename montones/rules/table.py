@@ -122,9 +122,11 @@ MOST_SEATS = 2 * MOST_PLAYERS
 MOST_CHIPS = 1_000_000  # a table's starting chips, a bank, a bet's limit, a top-up
 MOST_MINUTES = 24 * 60  # a bank's time: a night is shorter than a day
 MOST_SECONDS = 60 * 60  # the time to cut: an hour
-MOST_ROUNDS = 100  # banks each player holds, deals a bank runs, coups of a short bank
+# Banks each player holds, deals a bank runs, coups of a short bank: more than a night holds
+# (montones simulate asks as many banks as the hands it plays, up to this).
+MOST_ROUNDS = 1_000
 _CHIPS = Phrase("%(setting)s can be at most 1,000,000 chips")
-_ROUNDS = Phrase("%(setting)s can be at most 100")
+_ROUNDS = Phrase("%(setting)s can be at most 1,000")
 BOUNDS: dict[str, tuple[int, Phrase, Phrase | None]] = {
     "min_bet": (MOST_CHIPS, _CHIPS, Phrase("min bet")),
     "max_bet": (MOST_CHIPS, _CHIPS, Phrase("max bet")),

@@ -39,13 +39,13 @@ BOUNDED = [
     ("montones", "most_players", 40, "A table seats from 2 to 40 players."),
     ("monte", "bank_size", MOST_CHIPS, CHIPS),
     ("monte", "max_bet", MOST_CHIPS, "Max bet can be at most 1,000,000 chips."),
-    ("monte", "banks_each", MOST_ROUNDS, "Banks each can be at most 100."),
-    ("monte", "short_bank", MOST_ROUNDS, "Short bank can be at most 100."),
+    ("monte", "banks_each", MOST_ROUNDS, "Banks each can be at most 1,000."),
+    ("monte", "short_bank", MOST_ROUNDS, "Short bank can be at most 1,000."),
     ("monte", "cut_timeout", MOST_SECONDS, "The time to cut can be at most 3,600 seconds"),
     ("monte_bank", "mb_bank_size", MOST_CHIPS, CHIPS),
     ("monte_bank", "min_bet", MOST_CHIPS, "Min bet can be at most 1,000,000 chips."),
-    ("monte_bank", "mb_banks_each", MOST_ROUNDS, "Banks each can be at most 100."),
-    ("monte_bank", "mb_deals_per_bank", MOST_ROUNDS, "Deals per bank can be at most 100."),
+    ("monte_bank", "mb_banks_each", MOST_ROUNDS, "Banks each can be at most 1,000."),
+    ("monte_bank", "mb_deals_per_bank", MOST_ROUNDS, "Deals per bank can be at most 1,000."),
     ("monte_bank", "cut_timeout", MOST_SECONDS, "The time to cut can be at most 3,600 seconds"),
 ]
 
@@ -81,10 +81,10 @@ def test_a_setting_past_its_bound_is_refused_and_makes_no_table(app, game, field
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("es", "El número de bancas por jugador puede ser como mucho 100."),
-        ("de", "Die Zahl der Banken pro Spieler darf höchstens 100 sein."),
-        ("ru", "Число банков на игрока: не больше 100."),
-        ("en", "Banks each can be at most 100."),
+        ("es", "El número de bancas por jugador puede ser como mucho 1.000."),
+        ("de", "Die Zahl der Banken pro Spieler darf höchstens 1.000 sein."),
+        ("ru", "Число банков на игрока: не больше 1000."),
+        ("en", "Banks each can be at most 1,000."),
     ],
 )
 def test_a_bound_is_said_in_the_guests_language(app, language, words):
@@ -96,7 +96,7 @@ def test_a_bound_is_said_in_the_guests_language(app, language, words):
             "game": "monte",
             "chips": "100",
             **FORMS["monte"],
-            "banks_each": "101",
+            "banks_each": str(MOST_ROUNDS + 1),
         },
         headers={"Accept-Language": language},
     )
@@ -106,9 +106,9 @@ def test_a_bound_is_said_in_the_guests_language(app, language, words):
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("es", "La banca corta puede ser como mucho 100."),
-        ("de", "Die kürzere Bank darf höchstens 100 sein."),
-        ("ru", "Короткий банк: не больше 100."),
+        ("es", "La banca corta puede ser como mucho 1.000."),
+        ("de", "Die kürzere Bank darf höchstens 1.000 sein."),
+        ("ru", "Короткий банк: не больше 1000."),
     ],
 )
 def test_the_chips_and_times_bounds_are_said_in_every_language(app, language, words):
@@ -138,7 +138,7 @@ def test_the_chips_and_times_bounds_are_said_in_every_language(app, language, wo
             "game": "monte",
             "chips": "100",
             **FORMS["monte"],
-            "short_bank": "101",
+            "short_bank": str(MOST_ROUNDS + 1),
         },
         headers=headers,
     )
