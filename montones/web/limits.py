@@ -43,8 +43,8 @@ a page) always find a connection, however many addresses a guest brings.
 - A stream without a seat or the host's cookie (a watcher, a TV on a device of its own) gives
   way: at most ``DEVICE_STREAMS`` of them from one address at a table (past it, 429) and
   ``WATCHERS`` at a table; past these or past the process's bound a new one is refused (503,
-  tried again by the page's stream later); a seat's or the host's new stream past the process's bound closes the
-  oldest such stream instead. A table then holds at most its players x ``DEVICE_STREAMS`` +
+  tried again by the page's stream later); a seat's or the host's new stream past the
+  process's bound closes the oldest such stream instead. A table then holds at most its players x ``DEVICE_STREAMS`` +
   ``HOST_STREAMS`` + ``WATCHERS`` streams.
 
 The host's machine (a loopback address) is not limited here either; its streams are counted.
