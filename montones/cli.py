@@ -154,6 +154,7 @@ def simulate(name, players, hands, seed, export):
     from montones.rules import audit
     from montones.rules.computer import NAMES, PATIENCE
     from montones.rules.games import game
+    from montones.rules.table import MOST_ROUNDS
 
     if not 2 <= players <= len(NAMES) or hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
@@ -171,9 +172,11 @@ def simulate(name, players, hands, seed, export):
         )
         with app.app_context():
             host = service.Actor(is_host=True)
-            # Banks enough for every hand asked for, where the night ends once all are held.
+            # Banks enough for every hand asked for, where the night ends once all are held
+            # (a table takes MOST_ROUNDS at most: every bank deals a hand or more).
+            banks = min(hands, MOST_ROUNDS)
             settings = (
-                {"banks_each": hands} if "banks_each" in rules.new_table()["settings"] else {}
+                {"banks_each": banks} if "banks_each" in rules.new_table()["settings"] else {}
             )
             table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
             for _ in range(players):

@@ -6,6 +6,8 @@ instance folder, which only it knows.
 
 import os
 
+from montones.serving import CONNECTIONS, SCREEN_CONNECTIONS
+
 
 def database_uri(url: str | None) -> str | None:
     """``DATABASE_URL`` as SQLAlchemy wants it: PostgreSQL through psycopg 3."""
@@ -32,6 +34,9 @@ class Config:
     TABLES_LIMIT = "10 per 600 seconds"
     RATELIMIT_STRATEGY = "moving-window"
     RATELIMIT_STORAGE_URI = "memory://"
+    # Live streams a process holds at once, half its connections (montones/web/limits.py);
+    # ``montones serve`` sets it from the connections the open-file limit leaves.
+    STREAMS_MOST = CONNECTIONS // SCREEN_CONNECTIONS
 
 
 class TestConfig(Config):

@@ -197,12 +197,13 @@ def check_patched() -> None:
         raise RuntimeError("montones serve: psycopg was imported before gevent patched select")
 
 
-def app_to_serve():
-    """The app as both servers run it: checked patched, its bodies read whole first."""
+def app_to_serve(connections: int = CONNECTIONS):
+    """The app as both servers run it: checked patched, its bodies read whole first, and its
+    live streams bounded by the ``connections`` a process serves (montones/web/limits.py)."""
     check_patched()
     from montones import create_app
 
-    app = create_app()
+    app = create_app({"STREAMS_MOST": connections // SCREEN_CONNECTIONS})
     app.wsgi_app = whole_body(app.wsgi_app)
     return app
 
@@ -365,7 +366,7 @@ def run_gunicorn(host: str, port: int, workers: int, connections: int = CONNECTI
                 self.cfg.set("control_socket_disable", True)
 
         def load(self):
-            return app_to_serve()
+            return app_to_serve(connections)
 
     Gunicorn().run()
 
@@ -496,7 +497,7 @@ def run_pywsgi(host: str, port: int, connections: int = CONNECTIONS) -> None:
     from gevent import pywsgi
     from gevent.pool import Pool
 
-    app = app_to_serve()
+    app = app_to_serve(connections)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=1024)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -118,6 +118,22 @@ class Hand(db.Model):
     created_at: Mapped[datetime]
 
 
+class DeviceKey(db.Model):
+    """A secret a browser holds for a table (its seat's token, the host's secret), kept here
+    rather than in its cookie, which a guest on the room's Wi-Fi can read (plain HTTP): the
+    cookie holds an opaque random id of the browser's, whose hash is ``device_hash``."""
+
+    __tablename__ = "device_keys"
+    __table_args__ = (UniqueConstraint("device_hash", "code", "kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_hash: Mapped[str] = mapped_column(String(64))  # sha256 of the cookie's id
+    code: Mapped[str] = mapped_column(String(8))  # the table's room code
+    kind: Mapped[str] = mapped_column(String(8))  # "seats" or "hosts"
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+
+
 # The night's record: rows are only ever added. The database itself refuses to change or
 # remove one, whoever asks (the app, a script, a hand-typed query).
 APPEND_ONLY = ("ledger", "actions", "hands")

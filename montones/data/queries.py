@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, func, select
 
-from montones.data.models import BUY_IN, Action, GameTable, LedgerEntry, Player
+from montones.data.models import BUY_IN, Action, DeviceKey, GameTable, LedgerEntry, Player
 from montones.data.refusals import NotFound
 from montones.data.snapshot import Snapshot
 from montones.extensions import db
@@ -19,6 +19,19 @@ from montones.rules.table import places
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+_KEPT = select(DeviceKey.kind, DeviceKey.secret).where(
+    DeviceKey.device_hash == bindparam("device_hash"), DeviceKey.code == bindparam("code")
+)
+
+
+def kept(device: str | None, code: str) -> dict[str, str]:
+    """The secrets browser ``device`` keeps for table ``code``, by kind ("seats", "hosts")."""
+    if not device:
+        return {}
+    found = db.session.execute(_KEPT, {"device_hash": hash_secret(device), "code": code})
+    return dict(found.all())
 
 
 # --- reading --------------------------------------------------------------------------------

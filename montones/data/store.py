@@ -14,12 +14,12 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask.signals import Namespace
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
 from montones.data import history
 from montones.data.clock import clock
-from montones.data.models import BUY_IN, Action, GameTable, Hand, LedgerEntry, Player
-from montones.data.queries import Seat
+from montones.data.models import BUY_IN, Action, DeviceKey, GameTable, Hand, LedgerEntry, Player
+from montones.data.queries import Seat, hash_secret
 from montones.data.refusals import NotFound
 from montones.data.snapshot import COLUMNS, Snapshot
 from montones.extensions import db
@@ -37,6 +37,7 @@ PLAYERS = Player.__table__
 LEDGER = LedgerEntry.__table__
 ACTION_LOG = Action.__table__
 HANDS = Hand.__table__
+DEVICE_KEYS = DeviceKey.__table__
 
 # On SQLite the threads of this process take turns at writing here, rather than in SQLite's busy
 # handler, which polls with sleeps of up to 100 ms: under a burst of taps those sleeps, not the
@@ -278,6 +279,15 @@ def rejoin_codes(conn: Connection, table_id: int) -> set[str]:
         .scalars()
         .all()
     )
+
+
+def keep(device: str, code: str, kind: str, secret: str) -> None:
+    """Browser ``device`` keeps ``secret`` (a seat's token, a host's secret) for table
+    ``code``, in place of the one of that kind it kept there, if any."""
+    key = {"device_hash": hash_secret(device), "code": code, "kind": kind}
+    with transaction() as conn:
+        conn.execute(delete(DEVICE_KEYS).where(*(DEVICE_KEYS.c[k] == v for k, v in key.items())))
+        conn.execute(insert(DEVICE_KEYS).values(**key, secret=secret, created_at=clock().utcnow()))
 
 
 def add_player(conn: Connection, table_id: int, seat: Seat, token_hash: str) -> None:

@@ -115,6 +115,47 @@ MOST_PLAYERS = 40
 MOST_SEATS = 2 * MOST_PLAYERS
 
 
+# The most any number a table's settings or a top-up takes may be: what a night at one table
+# comes to. A guest may make a table, and none of its numbers is left to them unbounded (the
+# form's parse stops only at a billion, the database's). The words say the figures, written out
+# in each language.
+MOST_CHIPS = 1_000_000  # a table's starting chips, a bank, a bet's limit, a top-up
+MOST_MINUTES = 24 * 60  # a bank's time: a night is shorter than a day
+MOST_SECONDS = 60 * 60  # the time to cut: an hour
+# Banks each player holds, deals a bank runs, coups of a short bank: more than a night holds
+# (montones simulate asks as many banks as the hands it plays, up to this).
+MOST_ROUNDS = 1_000
+_CHIPS = Phrase("%(setting)s can be at most 1,000,000 chips")
+_ROUNDS = Phrase("%(setting)s can be at most 1,000")
+BOUNDS: dict[str, tuple[int, Phrase, Phrase | None]] = {
+    "min_bet": (MOST_CHIPS, _CHIPS, Phrase("min bet")),
+    "max_bet": (MOST_CHIPS, _CHIPS, Phrase("max bet")),
+    "bank_size": (MOST_CHIPS, _CHIPS, Phrase("bank size")),
+    "tenure_minutes": (
+        MOST_MINUTES,
+        Phrase("the bank's time can be at most 1,440 minutes (a day)"),
+        None,
+    ),
+    "cut_timeout": (
+        MOST_SECONDS,
+        Phrase("the time to cut can be at most 3,600 seconds (an hour)"),
+        None,
+    ),
+    "banks_each": (MOST_ROUNDS, _ROUNDS, Phrase("banks each")),
+    "deals_per_bank": (MOST_ROUNDS, _ROUNDS, Phrase("deals per bank")),
+    "short_bank": (MOST_ROUNDS, _ROUNDS, Phrase("short bank")),
+}
+
+
+def bounded(settings: dict[str, Any]) -> None:
+    """Refuse a setting past its bound (:data:`BOUNDS`); what is not a count is the game's to
+    refuse."""
+    for key, (most, words, setting) in BOUNDS.items():
+        value = settings.get(key)
+        if is_count(value) and value > most:
+            raise RulesError(words, **({"setting": setting} if setting else {}))
+
+
 def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str, Any]:
     """A table's settings: every table's and the game's defaults with those given over them;
     an unknown name is refused."""
@@ -128,6 +169,7 @@ def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str
     most = merged["most_players"]
     if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
         raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)
+    bounded(merged)
     return merged
 
 
@@ -401,8 +443,11 @@ def cut_actions(
 
 @action
 def top_up(state: State, events: Events, pid: str, chips: int) -> None:
-    """The host gives a player more chips."""
-    player(state, pid)["chips"] += amount(chips, Phrase("a top-up"))
+    """The host gives a player more chips, at most :data:`MOST_CHIPS` at once."""
+    found = player(state, pid)
+    if is_count(chips) and chips > MOST_CHIPS:
+        raise RulesError(_CHIPS, setting=Phrase("a top-up"))
+    found["chips"] += amount(chips, Phrase("a top-up"))
     events.append({"type": "topped_up", "player": pid, "amount": chips})
 
 

@@ -18,11 +18,13 @@ from montones.data.queries import (
     game_of,
     get_table,
     is_host,
+    kept,
     ledger_totals,
     player_by_token,
     standings,
 )
 from montones.data.refusals import NotAllowed, NotFound, ServiceError, Stale
+from montones.data.store import keep
 from montones.service.actions import (
     Actor,
     act,
@@ -46,6 +48,8 @@ from montones.service.computers import (
 )
 
 __all__ = [
+    "keep",
+    "kept",
     "Actor",
     "buy_ins",
     "follow",

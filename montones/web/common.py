@@ -14,7 +14,7 @@ import segno
 from babel import Locale
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.numbers import parse_pattern
-from flask import Response, current_app, make_response, redirect, session, url_for
+from flask import Response, current_app, g, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
@@ -29,18 +29,46 @@ from montones.rules.table import ALL_IN, Field
 MAX_NUMBER = 1_000_000_000  # no count at a table of friends comes near; the database's does
 
 
-def remember(kind: str, code: str, secret: str) -> None:
-    """Keep a seat token ("seats") or a host secret ("hosts") for a table in the session."""
+# What a browser keeps for a table on the server, not in its cookie: the cookie is signed, not
+# hidden, and a guest on the room's Wi-Fi reads it (plain HTTP). The cookie holds the browser's
+# opaque id ("device") instead, which the database keeps the secrets under.
+SECRET_KINDS = ("seats", "hosts")
+
+
+def remember(kind: str, code: str, value: str) -> None:
+    """Keep a seat token ("seats") or a host secret ("hosts") for a table, on the server under
+    this browser's id; anything else ("seat_ids": which seat it took) in its cookie."""
+    if kind in SECRET_KINDS:
+        service.keep(_device(), code, kind, value)
+        g.pop("kept", None)
+        return
     kept = dict(session.get(kind, {}))
-    kept[code] = secret
+    kept[code] = value
     session[kind] = kept
     session.permanent = True
+
+
+def _device() -> str:
+    """This browser's opaque id, made the first time it is to keep a secret. A cookie of the
+    days when the secrets were in it has them moved to the server."""
+    if "device" not in session:
+        session["device"] = secrets.token_urlsafe(24)
+        session.permanent = True
+    for kind in SECRET_KINDS:
+        for code, value in session.pop(kind, {}).items():
+            service.keep(session["device"], code, kind, value)
+    return session["device"]
 
 
 def credentials(code: str) -> tuple[str | None, str | None]:
     """The seat token and the host secret this browser keeps for table ``code``."""
     code = (code or "").upper()
-    return session.get("seats", {}).get(code), session.get("hosts", {}).get(code)
+    if any(kind in session for kind in SECRET_KINDS):
+        _device()
+    kept = g.get("kept")
+    if kept is None or kept[0] != code:  # read once a request
+        kept = g.kept = (code, service.kept(session.get("device"), code))
+    return kept[1].get("seats"), kept[1].get("hosts")
 
 
 def actor_for(table) -> tuple[service.Actor, service.Seat | None]:

@@ -24,6 +24,7 @@ from montones.web.common import (
     actor_for,
     back_to,
     computer_names,
+    credentials,
     join_url,
     number,
     parse_fields,
@@ -65,7 +66,7 @@ def claim(code, secret):
 def page(code):
     table = _hosted(code)
     actor, _player = actor_for(table)
-    secret = session.get("hosts", {}).get(table.code)
+    secret = credentials(table.code)[1]
     show_link = session.pop("show_host_link", None) == table.code
     players = table.state["players"]
     sent_away = [
@@ -188,7 +189,7 @@ def act(code, kind):
         if kind == "new_night":
             new = service.new_night(table.code, actor)
             # The same host secret opens the new table: this device keeps the host's rights.
-            remember("hosts", new.code, session["hosts"][table.code])
+            remember("hosts", new.code, credentials(table.code)[1])
             return back_to("host.page", code=new.code)
         if kind == "tv_language":
             language = request.form.get("language") or None

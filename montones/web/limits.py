@@ -28,19 +28,47 @@ is not limited: guests reach the server over the room's network.
 
 The tries are kept in memory (``RATELIMIT_STORAGE_URI``), each process its own with several
 workers; Flask-Limiter drops a try once it is a window old.
+
+Live streams (``/t/CODE/stream``) are held open for minutes, each a connection of the server's:
+:class:`Streams` bounds them by what a night needs, so that short requests (``/healthz``, a tap,
+a page) always find a connection, however many addresses a guest brings.
+
+- In all, a process holds at most ``STREAMS_MOST`` streams: ``montones serve`` sets it to
+  ``connections // SCREEN_CONNECTIONS`` (montones/serving.py: the connections a process serves
+  at once, and what each open screen takes: its stream and a kept-alive connection for its
+  taps); the other half is for short requests.
+- A seat holds at most ``DEVICE_STREAMS`` streams, the table's host (its page and its TVs,
+  opened in the host's browser) ``HOST_STREAMS``: a new one past them closes that seat's or
+  host's oldest (a reload's new stream takes over from the old one).
+- A stream without a seat or the host's cookie (a watcher, a TV on a device of its own) gives
+  way: at most ``DEVICE_STREAMS`` of them from one address at a table (past it, 429) and
+  ``WATCHERS`` at a table; past these or past the process's bound a new one is refused (503,
+  tried again by the page's stream later); a seat's or the host's new stream past the
+  process's bound closes the oldest such stream instead. A table then holds at most its players x ``DEVICE_STREAMS`` +
+  ``HOST_STREAMS`` + ``WATCHERS`` streams.
+
+The host's machine (a loopback address) is not limited here either; its streams are counted.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from flask import current_app, g, render_template, request
+from flask import Response, current_app, g, render_template, request
 from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from montones import service
 from montones.data.clock import clock
+from montones.web.common import actor_for
+
+DEVICE_STREAMS = 3  # a device's page, a second tab, a reload whose old stream is not closed yet
+HOST_STREAMS = 2 * DEVICE_STREAMS  # the host's page and a TV in the host's browser
+WATCHERS = 10  # a few guests watching without a seat, and TVs on devices of their own
 
 
 def missed() -> None:
@@ -86,6 +114,113 @@ def _refused(error: RateLimitExceeded):
     return answer, 429, {"Retry-After": str(seconds), "Cache-Control": "no-store"}
 
 
+@dataclass(eq=False)
+class Ticket:
+    """One open stream: its table, who holds it (``seat:p3``, ``host``, or None: it gives way),
+    the address it came from, and what closes its connection (None where the server gives
+    none: Flask's test client)."""
+
+    code: str
+    holder: str | None
+    address: str
+    cut: Callable[[], None] | None
+    local: bool = False
+
+
+class Streams:
+    """The open streams of this process, bounded as the module says. Under ``montones serve``
+    every request is a greenlet, and nothing here yields: no lock is needed."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.open: list[Ticket] = []  # in the order they opened
+
+    def admit(self, ticket: Ticket) -> int | None:
+        """None if ``ticket``'s stream may open (older streams it takes over are closed), else
+        the status that refuses it: 429 when its device holds enough, 503 when the table or
+        the process does."""
+        if not ticket.local:
+            if ticket.holder is not None:
+                mine = [t for t in self.open if (t.code, t.holder) == (ticket.code, ticket.holder)]
+                most = HOST_STREAMS if ticket.holder == "host" else DEVICE_STREAMS
+                if len(mine) >= most and not self._close(mine[0]):
+                    return 429
+            else:
+                watching = [t for t in self.open if t.code == ticket.code and t.holder is None]
+                if sum(t.address == ticket.address for t in watching) >= DEVICE_STREAMS:
+                    return 429
+                if len(watching) >= WATCHERS:
+                    return 503
+            if len(self.open) >= self.most:
+                if ticket.holder is None:
+                    return 503
+                giving = next((t for t in self.open if t.holder is None and not t.local), None)
+                if giving is None or not self._close(giving):
+                    return 503
+        self.open.append(ticket)
+        return None
+
+    def release(self, ticket: Ticket) -> None:
+        """The stream ended (or was closed here): its place is free."""
+        if ticket in self.open:
+            self.open.remove(ticket)
+
+    def _close(self, ticket: Ticket) -> bool:
+        if ticket.cut is None:
+            return False
+        self.release(ticket)
+        ticket.cut()
+        return True
+
+
+def _streaming() -> bool:
+    return request.endpoint == "stream.stream"
+
+
+def _admit_stream():
+    """Before a stream's view: a place among the process's streams, or a refusal."""
+    if not _streaming():
+        return None
+    try:
+        table = service.get_table(request.view_args["code"])
+    except service.NotFound:
+        return None  # the view answers it, and counts the guess
+    actor, player = actor_for(table)
+    holder = f"seat:{player.seat}" if player else ("host" if actor.is_host else None)
+    ticket = Ticket(
+        table.code,
+        holder,
+        request.remote_addr or "",
+        request.environ.get("montones.cut"),
+        _host_machine(),
+    )
+    refused = current_app.extensions["streams"].admit(ticket)
+    if refused is not None:
+        # The page's stream tries again later (htmx's sse extension, backing off); the
+        # connection is let go at once.
+        headers = {"Retry-After": "60", "Cache-Control": "no-store", "Connection": "close"}
+        return Response(status=refused, headers=headers)
+    g.stream_ticket = ticket
+    return None
+
+
+def _hold_stream(response):
+    """The stream's place is given back when its response ends (its reader gone, its time up,
+    or the server stopping): the server closes every response it writes."""
+    ticket = g.pop("stream_ticket", None)
+    if ticket is not None:
+        streams = current_app.extensions["streams"]
+        response.call_on_close(lambda: streams.release(ticket))
+    return response
+
+
+def _drop_stream(_error) -> None:
+    """A stream's view that failed gives its place back at once."""
+    ticket = g.pop("stream_ticket", None)
+    if ticket is not None:
+        current_app.extensions["streams"].release(ticket)
+
+
 def init_app(app) -> None:
     # A Limiter of the app's own: Flask-Limiter keeps its storage in the Limiter, and one shared
     # by several apps (the tests make many) would share their counts.
@@ -112,3 +247,7 @@ def init_app(app) -> None:
     limiter.init_app(app)
     app.extensions["limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
+    app.extensions["streams"] = Streams(app.config["STREAMS_MOST"])
+    app.before_request(_admit_stream)
+    app.after_request(_hold_stream)
+    app.teardown_request(_drop_stream)

@@ -405,9 +405,19 @@ def rejoin_code(table: Table, role: str) -> str:
         return found
 
 
+def kept_secret(app, client, code: str, kind: str) -> str:
+    """A secret a browser keeps for table ``code`` (``kind``: "seats" or "hosts"), which the
+    server keeps under the browser's id."""
+    with client.session_transaction() as session:
+        device = session["device"]
+    with app.app_context():
+        found = service.kept(device, code)[kind]
+        db.session.remove()
+        return found
+
+
 def host_secret(table: Table) -> str:
-    with table.night.host.session_transaction() as session:
-        return session["hosts"][table.code]
+    return kept_secret(table.app, table.night.host, table.code, "hosts")
 
 
 def path_of(location: str) -> str:

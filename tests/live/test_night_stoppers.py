@@ -4,6 +4,8 @@ a body cut short is refused as gunicorn refuses it, without a word in the log. E
 chips balance after each attack."""
 
 import ast
+import multiprocessing
+import os
 import subprocess
 import threading
 import time
@@ -82,21 +84,68 @@ def routes(code: str) -> list[str]:
     return found
 
 
-def ask_all(host: Phone, paths: list[str], stop: threading.Event, asked: dict[str, int]) -> None:
-    """The host of the large table asks for each of its pages in turn, until ``stop``."""
+def ask_all(host: Phone, paths: list[str], asking, stop, busy, asked: dict[str, int]) -> None:
+    """The host of the large table asks for each of its pages in turn while ``asking`` is set,
+    until ``stop``; ``busy`` counts its requests under way."""
     while not stop.is_set():
         for path in paths:
-            if "/stream" in path:  # a stream: opened, read a moment, dropped
-                with host.http.stream("GET", path, timeout=5) as stream:
-                    started = time.monotonic()
-                    for _chunk in stream.iter_bytes():
-                        if time.monotonic() - started > STREAM_READ:
-                            break
-                status = stream.status_code
-            else:  # in the language with the longest words
-                status = host.http.get(path, headers={"Accept-Language": "ru"}).status_code
+            while not asking.wait(0.1):
+                if stop.is_set():
+                    return
+            with busy.get_lock():
+                busy.value += 1
+            try:
+                if "/stream" in path:  # a stream: opened, read a moment, dropped
+                    with host.http.stream("GET", path, timeout=5) as stream:
+                        started = time.monotonic()
+                        for _chunk in stream.iter_bytes():
+                            if time.monotonic() - started > STREAM_READ:
+                                break
+                    status = stream.status_code
+                else:  # in the language with the longest words
+                    status = host.http.get(path, headers={"Accept-Language": "ru"}).status_code
+            finally:
+                with busy.get_lock():
+                    busy.value -= 1
             assert status < 500, (path, status)
             asked[path] = asked.get(path, 0) + 1
+
+
+def askers(base: str, cookies: dict, paths: list[str], asking, stop, busy, results) -> None:
+    """``ASKERS`` tabs of the large table's host, in a process of their own: in the test's
+    process their threads would hold its interpreter while it times the other table's taps,
+    and the test would time itself."""
+    host = Phone(base)
+    host.http.cookies.update(cookies)
+    asked: dict[str, int] = {}
+    failed: list[str] = []
+
+    def asker():
+        try:
+            ask_all(host, paths, asking, stop, busy, asked)
+        except BaseException as error:  # said by the test
+            failed.append(repr(error))
+
+    threads = [threading.Thread(target=asker, daemon=True) for _ in range(ASKERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    results.put((asked, failed))
+
+
+# The other table's taps are timed in runs of ROUNDS, one with the askers asking, one without,
+# in turn: the runs without say what the machine gives the server at that moment. On a machine
+# at rest the askers' pages hold a tap up at most P95_LIMIT at p95; a machine others share
+# cannot hold a wall-clock bound alone (this test's taps took 188 ms at p95 with nothing else
+# asked at a load of 24 on 2 cores), and there they may take at most SLOWDOWN times what the
+# same requests take without the askers. The askers' pages cost the server up to 20 ms of CPU
+# each (the chart, the TV, the standings of 80 seats), and a tap may come behind the four
+# asked at once: at rest that is well under P95_LIMIT, and under load it grows as the tap's
+# own time does. Before the chart was drawn once per version, healthz took 7.9 s.
+RUNS = 16
+ROUNDS = 5
+SLOWDOWN = 4
 
 
 def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live):
@@ -104,34 +153,43 @@ def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live)
     code, punter = betting_table(base)
     large, host = largest_table(base)
     paths = routes(large)
-    asked: dict[str, int] = {}
-    failed: list[BaseException] = []
-    stop = threading.Event()
-
-    def asker():
-        try:
-            ask_all(host, paths, stop, asked)
-        except BaseException as error:  # said below
-            failed.append(error)
-
-    askers = [threading.Thread(target=asker, daemon=True) for _ in range(ASKERS)]
-    for thread in askers:
-        thread.start()
+    spawn = multiprocessing.get_context("spawn")
+    asking, stop, busy, results = spawn.Event(), spawn.Event(), spawn.Value("i", 0), spawn.Queue()
+    cookies = dict(host.http.cookies.items())
+    process = spawn.Process(
+        target=askers, args=(base, cookies, paths, asking, stop, busy, results), daemon=True
+    )
+    process.start()
+    attacked: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
+    quiet: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
     try:
-        time.sleep(1.0)  # the askers under way
-        times = timed_taps(base, code, punter, rounds=40)
+        for run in range(RUNS):
+            if run % 2:
+                asking.set()
+                time.sleep(0.5)  # every asker under way
+            else:
+                asking.clear()
+                ends = time.monotonic() + 10
+                while busy.value and time.monotonic() < ends:
+                    time.sleep(0.01)
+            times = timed_taps(base, code, punter, rounds=ROUNDS)
+            for name, seconds in times.items():
+                (attacked if run % 2 else quiet)[name] += seconds
     finally:
         stop.set()
-        for thread in askers:
-            thread.join(60)
+        asking.set()
+        asked, failed = results.get(timeout=60)
+        process.join(10)
     assert not failed, failed[0]
     assert set(asked) == set(paths), set(paths) - set(asked)
-    print(
-        {name: f"p95 {p95(s) * 1000:.1f} ms" for name, s in times.items()},
-        f"pages asked: {sum(asked.values())}",
-    )
-    for name, seconds in times.items():
-        assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
+    figures = {
+        name: f"p95 {p95(attacked[name]) * 1000:.1f} ms ({p95(quiet[name]) * 1000:.1f} without)"
+        for name in attacked
+    }
+    print(figures, f"pages asked: {sum(asked.values())}", f"load {os.getloadavg()[0]:.1f}")
+    for name in attacked:
+        limit = max(P95_LIMIT, SLOWDOWN * p95(quiet[name]))
+        assert p95(attacked[name]) <= limit, figures[name]
     chips_balance(folder / "montones.sqlite")
 
 

@@ -30,6 +30,7 @@ from tests.helpers.security import (
     browser,
     csrf_of,
     host_secret,
+    kept_secret,
     last_action,
     make_app,
     notice,
@@ -741,9 +742,9 @@ def test_a_seat_token_works_only_at_its_own_table(app):
     first = table_in(app, "montones", "betting")
     second = table_in(app, "montones", "betting")
     client, token = first.client("A")
-    with client.session_transaction() as session:
-        seat_token = session["seats"][first.code]
-        session["seats"] = {**session["seats"], second.code: seat_token}
+    seat_token = kept_secret(app, client, first.code, "seats")
+    with client.session_transaction() as session:  # as a cookie of the days it was kept in
+        session["seats"] = {second.code: seat_token}
     before = second.snapshot()
     response = client.post(
         f"/t/{second.code}/a/bet",
