@@ -8,7 +8,7 @@ from montones import create_app
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 
-HEAD = "0002"
+HEAD = "0003"
 
 
 def opened(url):
