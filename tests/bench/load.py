@@ -133,7 +133,7 @@ def check_chips(db: Path, code: str, starting: int) -> tuple[bool, str]:
 
 async def main(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-load-"))
-    server, base = c.start_app(folder)
+    server, base = c.start_app(folder, per_seat=c.SCRIPTED)
     db = folder / "montones.sqlite"
     players, screens, opened, host = [], [], [], None
     out: dict = {"baseline": Phase("baseline GET /healthz"), "actions": Phase("actions")}
