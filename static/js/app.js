@@ -109,7 +109,7 @@
   // An answer that draws my own regions ends with #own, the version they were drawn at: not
   // shown when it is older than what the phone shows (a fetch started before my tap, answered
   // after it, or a tap answered after the stream brought a newer version).
-  var OWN = /<div id="own"[^>]*\sdata-v="(\d+)"/;
+  var OWN = /<div[^>]*\sid="own"[^>]*\sdata-v="(\d+)"/;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail, own = document.getElementById("own");
     var found = own && typeof detail.serverResponse === "string" && OWN.exec(detail.serverResponse);
