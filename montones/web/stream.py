@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 import zlib
-from contextlib import closing
+from contextlib import ExitStack, closing
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import force_locale, get_locale
@@ -189,13 +189,17 @@ class Sender:
 
     def _context(self, locale: str, choices: dict | None = None):
         """A request as the screen's own (its address, cookie and language), for a render."""
-        context = self.app.test_request_context(
-            "/",
-            base_url=self.asked["base_url"],
-            headers=self.asked["headers"],
-            query_string=choices or {},
+        both = ExitStack()
+        both.enter_context(
+            self.app.test_request_context(
+                "/",
+                base_url=self.asked["base_url"],
+                headers=self.asked["headers"],
+                query_string=choices or {},
+            )
         )
-        return _Both(context, force_locale(locale))
+        both.enter_context(force_locale(locale))
+        return both
 
     def _phone(self, table, moved: bool) -> list[str]:
         screen, live = self.screen, self.live
@@ -240,21 +244,6 @@ class Sender:
         said = self.watching[0] if self.watching else 0
         self.watching = (count, locale)
         return [screens.watching(count, locale)] if count or said else []
-
-
-class _Both:
-    """Two context managers as one."""
-
-    def __init__(self, first, second):
-        self.first, self.second = first, second
-
-    def __enter__(self):
-        self.first.__enter__()
-        self.second.__enter__()
-
-    def __exit__(self, *exc):
-        self.second.__exit__(*exc)
-        self.first.__exit__(*exc)
 
 
 def _back(state: dict, screen: Screen) -> bool:
