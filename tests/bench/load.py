@@ -1,8 +1,8 @@
 """Players betting as fast as they can: ``python -m tests.bench.load --players 30 --seconds 20``.
 
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
-every player's phone hold a live stream and do what their page does on each event (swap the HTML
-an event carries; on a phone's ``mine``, fetch its own regions: see ``common.Screen``). Each
+every player's phone hold a live stream and do what their page does on each event (merge the
+regions an event carries: see ``common.Screen``). Each
 punter then loops as fast as it can on the felt its phone shows: with no bet of its own on it,
 it taps heap 1 with 1 chip (the tap form's stage and nonce, the #intent values), else it
 withdraws its bet (the withdraw button's bet id, nonce and stage, and the #intent values, which
