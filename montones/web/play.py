@@ -271,8 +271,18 @@ def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
     (the felt) as the streams render them, the phone's own drawn for it."""
     context = _context(table, player, **extra)
     own = [block for block in blocks if block in MINE]
-    html = [screens.shared(table, "phone", str(get_locale()))] if len(own) < len(blocks) else []
-    html.append(screens.own_regions(context, own))
+    locale = str(get_locale())
+    html = [screens.shared(table, "phone", locale)] if len(own) < len(blocks) else []
+    drawing = screens.own_regions(context, own)
+    html.append(drawing)
+    if own == MINE and not context["notice"] and not context["confirming"]:
+        # What the phone's stream would draw of them at this version: it sends this one.
+        live = channel.of()
+        choices = live.choices.get((table.code, player.seat), {})
+        key = screens.Own.key_of(
+            table, player.seat, choices, live.clock.time(), screens.shared_view(table)
+        )
+        live.drawn[(table.code, player.seat, locale)] = (key, drawing)
     response = make_response("".join(html), http_status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"

@@ -228,9 +228,14 @@ class Sender:
             table, screen.seat, choices, live.clock.time(), screens.shared_view(table)
         )
         if key != self.own.key:
-            with self._context(screen.locale, choices):
-                context = screens.phone_context(table, self.player, choices)
-                self.own.html = screens.own_regions(context, screens.OWN)
+            drawn = live.drawn.get((table.code, screen.seat, screen.locale))
+            if drawn is not None and drawn[0] == key:  # as the seat's tap was just answered
+                self.own.html = drawn[1]
+            else:
+                with self._context(screen.locale, choices):
+                    context = screens.phone_context(table, self.player, choices)
+                    self.own.html = screens.own_regions(context, screens.OWN)
+                live.drawn[(table.code, screen.seat, screen.locale)] = (key, self.own.html)
             self.own.key = key
             html.append(self.own.html)
         return html
