@@ -45,10 +45,10 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = screens.PAGE
 REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
-# A phone's own regions: what an accepted tap answers with. The felt and the odds, the same for
+# A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
-MINE = screens.OWN
+SEAT_BLOCKS = screens.SEAT_REGIONS
 RECALL = 12  # hands a phone can look back on
 
 
@@ -156,7 +156,7 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
+    blocks = {"all": REGIONS, "mine": SEAT_BLOCKS}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
     if len(blocks) == 1:  # one region, swapped in place
@@ -229,7 +229,7 @@ def act(code, kind):
     if player is None:  # a device with no seat here (never had one, or its cookie expired)
         return _gone(table, "no_seat", status, notice)
     # A refusal: every region, whole (the phone's screen was not what the table is).
-    return _answer(table, player, REGIONS if notice else MINE, status, notice=notice)
+    return _answer(table, player, REGIONS if notice else SEAT_BLOCKS, status, notice=notice)
 
 
 def _nonce(form) -> str | None:
@@ -263,26 +263,26 @@ def _ask(code: str, kind: str):
         return None  # not this player's to do now (or asked from an older screen): refused
     if not wants_fragment():
         return back_to("play.page", code=table.code, ask=kind)
-    return _answer(table, player, MINE, confirming=kind)
+    return _answer(table, player, SEAT_BLOCKS, confirming=kind)
 
 
 def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
     """``blocks`` whole, out of band for idiomorph to merge: those every phone shows alike
     (the felt) as the streams render them, the phone's own drawn for it."""
     context = _context(table, player, **extra)
-    own = [block for block in blocks if block in MINE]
+    seat = [block for block in blocks if block in SEAT_BLOCKS]
     locale = str(get_locale())
-    html = [screens.shared(table, "phone", locale)] if len(own) < len(blocks) else []
-    drawing = screens.own_regions(context, own)
+    html = [screens.shared(table, "phone", locale)] if len(seat) < len(blocks) else []
+    drawing = screens.seat_regions(context, seat)
     html.append(drawing)
-    if own == MINE and not context["notice"] and not context["confirming"]:
+    if seat == SEAT_BLOCKS and not context["notice"] and not context["confirming"]:
         # What the phone's stream would draw of them at this version: it sends this one.
         live = channel.of()
         choices = live.choices.get((table.code, player.seat), {})
-        key = screens.Own.key_of(
+        key = screens.SeatDrawing.key_of(
             table, player.seat, choices, live.clock.time(), screens.shared_view(table)
         )
-        live.drawn[(table.code, player.seat, locale)] = (key, drawing)
+        live.seat_drawings[(table.code, player.seat, locale)] = (key, drawing)
     response = make_response("".join(html), http_status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"

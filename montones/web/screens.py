@@ -4,9 +4,9 @@ player is typing are kept), in one ``update`` event.
 
 What every screen of a kind shows alike (a phone's felt, the whole TV) is rendered once per
 table, version, kind of screen and language, in the live channel's render cache: forty screens
-cost one render, not forty. A seated phone's own regions (its status, its guide, its bar) are
+cost one render, not forty. A seated phone's seat regions (its status, its guide, its bar) are
 drawn for its seat, from the engine's views of them and the stake and mode the seat chose
-(``Channel.choose``); a stream draws them again only when one of those changed (:class:`Own`).
+(``Channel.choose``); a stream draws them again only when one of those changed (:class:`SeatDrawing`).
 A tap's answer is the same regions, drawn for the tapping phone.
 """
 
@@ -38,9 +38,9 @@ SHARED = {
         ("tv/table.html", "recent"),
     ],
 }
-# A phone's own regions, drawn for its seat: what a tap is answered with. #own last: the
+# A phone's seat regions, drawn for its seat: what a tap is answered with. #own last: the
 # version they were drawn at and the drawing's nonce.
-OWN = ["status", "guide", "bar", "own"]
+SEAT_REGIONS = ["status", "guide", "bar", "own"]
 WATCHING = "tv/_watching.html"
 
 
@@ -76,7 +76,7 @@ def tv_open(code: str) -> bool:
 
 
 def phone_context(table, player, choices: dict, **extra) -> dict:
-    """What a phone's page and its own regions are drawn from, for ``player`` (None: nobody
+    """What a phone's page and its seat's regions are drawn from, for ``player`` (None: nobody
     seated), with the stake and mode its seat chose."""
     rules = game(table.game)
     view = table_view(table, player.seat if player else None)
@@ -85,7 +85,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
     return {
         "table": table,
         "v": view,
-        # A phone's own regions are drawn from these two alone (see ``Own.key``).
+        # A phone's seat regions are drawn from these two alone (see ``SeatDrawing.key_of``).
         "status": rules.status_view(view) if player else None,
         "bar": rules.bar_view(view) if player else None,
         "stage": service.stage(table.state),
@@ -93,7 +93,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
         "stake": choices.get("amount", ""),
         "custom": choices.get("custom", ""),
         "player": player,
-        # Each drawing of the phone's own regions comes with a fresh nonce (#own's "drawn",
+        # Each drawing of the phone's seat regions comes with a fresh nonce (#own's "drawn",
         # which their forms send): a form resent is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
@@ -104,16 +104,16 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
     }
 
 
-def own_regions(context: dict, blocks: list[str]) -> str:
-    """A phone's own ``blocks``, drawn with ``context``, out of band."""
+def seat_regions(context: dict, blocks: list[str]) -> str:
+    """A phone's seat ``blocks``, drawn with ``context``, out of band."""
     draw = block_drawer(PAGE, context)
     return "".join(out_of_band(draw(block)) for block in blocks)
 
 
-class Own:
-    """A stream's drawing of its phone's own regions, drawn again only when what they are
+class SeatDrawing:
+    """A stream's drawing of its phone's seat regions, drawn again only when what they are
     drawn from changes: at a table of thirty, another player's bet changes every felt and
-    most phones' own regions not at all."""
+    most phones' seat regions not at all."""
 
     __slots__ = ("key", "html")
 
@@ -123,7 +123,7 @@ class Own:
 
     @staticmethod
     def key_of(table, seat: str, choices: dict, now: float, view: dict) -> tuple:
-        """What the seat's own regions are drawn from at ``table``'s version: the engine's
+        """What the seat's regions are drawn from at ``table``'s version: the engine's
         views of its status and its bar, the table's stage (which its forms carry), whether
         the host has paused it, the seat's choices and whether a TV is open. ``view``: the
         view every seat shares, worked out once per version."""

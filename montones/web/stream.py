@@ -74,7 +74,7 @@ def stream(code):
         address=address,
         cut=request.environ.get("montones.cut"),
     )
-    # What a phone's own regions are drawn in: its address (the links), its cookie (the
+    # What a phone's seat regions are drawn in: its address (the links), its cookie (the
     # session its forms' CSRF tokens come from) and its language.
     asked = {
         "base_url": request.host_url,
@@ -148,7 +148,7 @@ class Sender:
         self.app, self.screen, self.player, self.asked = app, screen, player, asked
         self.version = seen  # the version whose regions the screen shows
         self.watching: tuple[int, str] | None = None  # the count it shows, and in what
-        self.own = screens.Own()
+        self.drawing = screens.SeatDrawing()
         self.live = channel.of(app)
 
     def send(self) -> bytes:
@@ -209,7 +209,7 @@ class Sender:
         html = [self._shared(table, "phone", screen.locale)] if moved else []
         if screen.away is not None and _back(table.state, screen):
             screen.seat, screen.away = screen.away, None
-            self.own.key = None
+            self.drawing.key = None
             with self._context(screen.locale):
                 html.append(screens.gone(table, None, back=True))
         if screen.seat is None:
@@ -224,20 +224,23 @@ class Sender:
                 html.append(screens.gone(table, reason))
             return html
         choices = live.choices.get((table.code, screen.seat), {})
-        key = screens.Own.key_of(
+        key = screens.SeatDrawing.key_of(
             table, screen.seat, choices, live.clock.time(), screens.shared_view(table)
         )
-        if key != self.own.key:
-            drawn = live.drawn.get((table.code, screen.seat, screen.locale))
-            if drawn is not None and drawn[0] == key:  # as the seat's tap was just answered
-                self.own.html = drawn[1]
+        if key != self.drawing.key:
+            found = live.seat_drawings.get((table.code, screen.seat, screen.locale))
+            if found is not None and found[0] == key:  # as the seat's tap was just answered
+                self.drawing.html = found[1]
             else:
                 with self._context(screen.locale, choices):
                     context = screens.phone_context(table, self.player, choices)
-                    self.own.html = screens.own_regions(context, screens.OWN)
-                live.drawn[(table.code, screen.seat, screen.locale)] = (key, self.own.html)
-            self.own.key = key
-            html.append(self.own.html)
+                    self.drawing.html = screens.seat_regions(context, screens.SEAT_REGIONS)
+                live.seat_drawings[(table.code, screen.seat, screen.locale)] = (
+                    key,
+                    self.drawing.html,
+                )
+            self.drawing.key = key
+            html.append(self.drawing.html)
         return html
 
     def _watching(self, table) -> list[str]:
