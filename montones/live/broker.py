@@ -35,7 +35,8 @@ class Broker:
         self.clock = clock
         self._lock = threading.Lock()
         self._any = threading.Condition(self._lock)  # notified at every publish (the scheduler)
-        self._tables: dict[str, threading.Condition] = {}  # code -> its waiters' condition
+        # (code, first) -> the condition its streams wait on (see _wake)
+        self._tables: dict[tuple[str, bool], threading.Condition] = {}
         self._versions: dict[str, int] = {}  # code -> newest version published
         self._latest: dict[str, object] = {}  # code -> newest table published with its version
         self._nudges: dict[str, int] = {}  # code -> changes of its open screens
@@ -53,33 +54,43 @@ class Broker:
             if table is not None and version >= getattr(self._latest.get(code), "version", -1):
                 self._latest[code] = table
             if newer:
-                self._condition(code).notify_all()
+                self._wake(code)
                 self._any.notify_all()
 
-    def _condition(self, code: str) -> threading.Condition:
-        found = self._tables.get(code)
+    def _condition(self, code: str, first: bool) -> threading.Condition:
+        found = self._tables.get((code, first))
         if found is None:
-            found = self._tables[code] = threading.Condition(self._lock)
+            found = self._tables[(code, first)] = threading.Condition(self._lock)
         return found
+
+    def _wake(self, code: str) -> None:
+        """Wake the table's streams: those that wait ``first`` (the TV) before the rest, so
+        that under gevent the TV's update is written before the phones' (the phones hold a
+        result back until the reveal, timed from when each had the version: show.js)."""
+        self._condition(code, True).notify_all()
+        self._condition(code, False).notify_all()
 
     def nudged(self, code: str) -> None:
         """The open screens of table ``code`` changed: its streams look again."""
         with self._lock:
             self._nudges[code] = self._nudges.get(code, 0) + 1
-            self._condition(code).notify_all()
+            self._wake(code)
 
     def mark(self, code: str) -> tuple[int, int]:
         """Where table ``code`` stands now: its newest version and its screens' changes."""
         with self._lock:
             return self._versions.get(code, -1), self._nudges.get(code, 0)
 
-    def wait(self, code: str, since: tuple[int, int], seconds: float) -> tuple[int, int]:
+    def wait(
+        self, code: str, since: tuple[int, int], seconds: float, first: bool = False
+    ) -> tuple[int, int]:
         """Block until table ``code`` stands elsewhere than ``since`` (a newer version, or its
-        screens changed), or ``seconds`` of real time pass; return where it stands then."""
+        screens changed), or ``seconds`` of real time pass; return where it stands then.
+        ``first``: woken before the table's other streams."""
         with self._lock:
             now = (self._versions.get(code, -1), self._nudges.get(code, 0))
             if now == since and seconds > 0:
-                self._condition(code).wait(seconds)
+                self._condition(code, first).wait(seconds)
                 now = (self._versions.get(code, -1), self._nudges.get(code, 0))
             return now
 

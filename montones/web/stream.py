@@ -106,7 +106,7 @@ def stream(code):
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
-                now = live.broker.wait(table.code, mark, min(HEARTBEAT, left))
+                now = live.broker.wait(table.code, mark, min(HEARTBEAT, left), kind == "tv")
                 if screen.ended:
                     return
                 if now == mark:
