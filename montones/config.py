@@ -32,6 +32,9 @@ class Config:
     SEATS_LIMIT = "5 per 50 seconds"
     GUESSES_LIMIT = "10 per 60 seconds"
     TABLES_LIMIT = "10 per 600 seconds"
+    # A seat's actions: a burst of four, about one a second over a minute (montones/web/limits.py).
+    # Scripted players (the tests) tap faster than a person: MONTONES_ACTIONS_LIMIT says theirs.
+    ACTIONS_LIMIT = os.environ.get("MONTONES_ACTIONS_LIMIT", "4 per 2 seconds; 60 per minute")
     RATELIMIT_STRATEGY = "moving-window"
     RATELIMIT_STORAGE_URI = "memory://"
     # Live streams a process holds at once, half its connections (montones/web/limits.py);
@@ -42,4 +45,5 @@ class Config:
 class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
+    ACTIONS_LIMIT = "1000 per second"  # a script's pace (tests/security/test_limits.py: a person's)
     SQLALCHEMY_DATABASE_URI = "sqlite://"

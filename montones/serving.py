@@ -2,7 +2,7 @@
 ``pywsgi`` where it cannot (Windows, or ``--server portable``), and the little the two lack.
 
 Both are gevent's: every connection is a greenlet, so a live stream blocked between two updates
-(a generator, :mod:`montones.live.stream`) or a guest's half-sent request holds no OS thread.
+(a generator, :mod:`montones.web.stream`) or a guest's half-sent request holds no OS thread.
 The servers parse HTTP, keep connections alive and write every answer; what is here is glue:
 
 - :func:`patch` makes the standard library cooperative. It must come before anything else of
@@ -205,6 +205,8 @@ def app_to_serve(connections: int = CONNECTIONS):
 
     app = create_app({"STREAMS_MOST": connections // SCREEN_CONNECTIONS})
     app.wsgi_app = whole_body(app.wsgi_app)
+    # The tables' clocks and computer players tick from now on, whether or not a screen is open.
+    app.extensions["channel"].scheduler.start()
     return app
 
 
@@ -216,7 +218,7 @@ def whole_body(wsgi_app):
     It also gives the app ``environ["montones.on_reader_gone"]``: a stream, which writes only
     now and then, learns that its reader closed the connection at once, not at its next
     heartbeat; and ``environ["montones.cut"]``, which closes the connection under a stream
-    whose reader takes nothing (montones/live/stream.py and fanout.py)."""
+    whose reader takes nothing (montones/web/stream.py and montones/live/scheduler.py)."""
     import gevent
 
     def app(environ, start_response):

@@ -17,8 +17,6 @@ ALLOWED = {
         "montones.data",
         "montones.service",
         "montones.extensions",
-        "montones.web.common",
-        "montones.web.tv",
     },
     "web": {
         "montones.rules",

@@ -1,4 +1,4 @@
-"""Change notification and release pacing for the live channel (Server-Sent Events).
+"""The newest version of each table, and waiting for a newer one.
 
 Every accepted action publishes its table's new version, with the committed table itself (a
 :class:`~montones.data.snapshot.Snapshot`) when its writer is in this process. With PostgreSQL and
@@ -6,24 +6,10 @@ several worker processes, the action's transaction also sends ``NOTIFY montones`
 thread in every worker republishes what it hears (the version only), so the screens held by any
 worker learn of an action taken in any other.
 
-Versions are released to the screens at a pace (:class:`Pace`), the same moment for every screen
-of a table: a version published on a quiet table goes out at once; one that comes sooner than
-the gap after the last release waits for it, and the next release takes the newest version
-then. So every screen of a table shows the same version, whose shared HTML is rendered once, and
-a burst of taps costs each screen one update per release rather than one per tap. While versions
-keep coming faster than the releases (a release that takes several versions), the gap doubles up
-to ``MAX_GAP``; another release halves it, and a table quiet for ``QUIET`` is back to
-``MIN_GAP``.
-
-A released version is also *told*, at a pace of its own, to the screens that fetch something of
-their own when their table changes (a phone: its status line and action bar). Each tell costs
-one request per such screen, so tells are paced wider (``MIN_TELL_GAP`` to ``MAX_TELL_GAP``);
-on a quiet table a version is told as it is released.
-
-A :class:`Broker` keeps no thread of its own: the fan-out thread (:mod:`montones.live.fanout`), which
-writes every screen's updates, makes the releases and tells that fall due
-(:meth:`Broker.release_due`) and waits for the next change with :meth:`Broker.wait`. Time is the
-app's clock (:mod:`montones.data.clock`), so a test moves it on by hand.
+Each open screen's stream waits here (:meth:`Broker.wait`) for a version of its table newer than
+the one it sent last, and then sends the newest: a stream that was busy skips the versions it
+missed. A table's waiters share one condition, so a change wakes its own table's streams alone.
+A change in a table's open screens (a watcher comes or goes) wakes them too (:meth:`Broker.nudge`).
 """
 
 from __future__ import annotations
@@ -39,176 +25,93 @@ from montones.data.clock import Clock
 from montones.data.store import NOTIFY_CHANNEL
 
 LISTENER = "montones-listen"  # the listener's application_name in pg_stat_activity
-# A change that comes within this time of the last release waits for the next one. Short: in
-# tests/bench/live.py a bet is placed as soon as the last one shows everywhere, so it often lands
-# within the gap (docs/performance.md, "The live path").
-MIN_GAP = 0.005
-# The widest gap a steady burst of changes makes: every screen gets at most twenty updates a
-# second, not hundreds (docs/performance.md, "The live path").
-MAX_GAP = 0.05
-# The gaps between two tells: each costs a request per phone. The least is wider than MAX_GAP,
-# so that a burst's releases, paced at MAX_GAP, make the tells wait and widen; at the widest a
-# phone fetches its own regions twice a second (docs/performance.md, "The live path").
-MIN_TELL_GAP = 0.1
-MAX_TELL_GAP = 0.5
-# A table that has had no release for this long is not busy: its next change goes out at once,
-# and the gap is back to MIN_GAP.
-QUIET = 4 * MAX_GAP
 log = logging.getLogger(__name__)
 
 
-class Pace:
-    """When the next release may go: at once on a quiet table; one that comes sooner than the
-    gap after the last waits for it. The gap doubles (up to ``most``) at a release that waited
-    and takes several versions (a burst); it halves at one that takes a single version (a tap
-    that came a little early) or need not wait, and is back at ``least`` after ``quiet``."""
-
-    def __init__(self, least: float, most: float, quiet: float):
-        self.least, self.most, self.quiet = least, most, quiet
-        self.gap = least
-        self.last: float | None = None  # when the last release went
-        self.due: float | None = None  # when the release waiting for the gap goes
-
-    def now(self, now: float) -> bool:
-        """A release is wanted ``now``: True if it goes at once, else it waits for ``due``."""
-        if self.due is not None:
-            return False
-        if self.last is None or now >= self.last + self.gap:
-            quiet = self.last is None or now - self.last >= self.quiet
-            self.gap = self.least if quiet else max(self.least, self.gap / 2)
-            self.last = now
-            return True
-        self.due = self.last + self.gap
-        return False
-
-    def fallen_due(self, now: float) -> bool:
-        return self.due is not None and now >= self.due
-
-    def waited(self, now: float, burst: bool) -> None:
-        """The release that waited goes ``now``; ``burst``: it takes several versions."""
-        self.due = None
-        self.gap = min(self.most, 2 * self.gap) if burst else max(self.least, self.gap / 2)
-        self.last = now
-
-
 class Broker:
-    """The versions of this process's tables: published, released, told, and the pace
-    between."""
+    """The versions of the tables this process knows, and the streams that wait for them."""
 
-    def __init__(
-        self,
-        clock: Clock,
-        min_gap: float = MIN_GAP,
-        max_gap: float = MAX_GAP,
-        quiet: float = QUIET,
-        min_tell_gap: float = MIN_TELL_GAP,
-        max_tell_gap: float = MAX_TELL_GAP,
-    ):
+    def __init__(self, clock: Clock):
         self.clock = clock
-        self.min_gap, self.max_gap, self.quiet = min_gap, max_gap, quiet
-        self.min_tell_gap, self.max_tell_gap = min_tell_gap, max_tell_gap
-        self._changed = threading.Condition()  # notified at every publish, release and poke
-        self._news = 0  # counts them: what a waiter compares (see wait)
+        self._lock = threading.Lock()
+        self._any = threading.Condition(self._lock)  # notified at every publish (the scheduler)
+        # (code, first) -> the condition its streams wait on (see _wake)
+        self._tables: dict[tuple[str, bool], threading.Condition] = {}
         self._versions: dict[str, int] = {}  # code -> newest version published
         self._latest: dict[str, object] = {}  # code -> newest table published with its version
-        self._released: dict[str, int] = {}  # code -> newest version released
-        self._told: dict[str, int] = {}  # code -> newest version told
-        self._frozen: dict[str, object] = {}  # code -> the table as released, when it is known
-        self._paces: dict[str, tuple[Pace, Pace]] = {}  # code -> its releases', its tells'
+        self._nudges: dict[str, int] = {}  # code -> changes of its open screens
         self._listener: threading.Thread | None = None
         self._listening = threading.Lock()  # held to start or end the listener
 
     def publish(self, code: str, version: int, table: object = None) -> None:
-        """A version of table ``code``: release it now, or at the next release.
-
-        ``table`` is the table at that version, when the caller holds it (a writer in this
-        process, or a stream that read it): the screens then show it without reading it back.
-        A table at a version never changes, so whichever copy is held is the one stored.
-        """
-        with self._changed:
-            if version > self._versions.get(code, -1):
+        """A version of table ``code``. ``table`` is the table at that version, when the caller
+        holds it (a writer in this process, or a stream that read it): the screens then show it
+        without reading it back. A table at a version never changes."""
+        with self._lock:
+            newer = version > self._versions.get(code, -1)
+            if newer:
                 self._versions[code] = version
             if table is not None and version >= getattr(self._latest.get(code), "version", -1):
                 self._latest[code] = table
-                if version == self._released.get(code):
-                    self._frozen[code] = table
-            now = self.clock.monotonic()
-            if self._versions[code] > self._released.get(code, -1) and self._pace(code)[0].now(now):
-                self._release(code, now)
-            self._notify()
+            if newer:
+                self._wake(code)
+                self._any.notify_all()
 
-    def release_due(self) -> float | None:
-        """Make every release and tell that has fallen due; return when the next one does
-        (the clock's monotonic time), or None if none waits."""
-        with self._changed:
-            now = self.clock.monotonic()
-            due = []
-            for code, (releases, tells) in self._paces.items():
-                if releases.fallen_due(now):
-                    releases.waited(now, self._versions[code] - self._released[code] > 1)
-                    self._release(code, now)
-                if tells.fallen_due(now):
-                    tells.waited(now, self._released[code] - self._told[code] > 1)
-                    self._told[code] = self._released[code]
-                    self._notify()
-                due += [pace.due for pace in (releases, tells) if pace.due is not None]
-            return min(due, default=None)
+    def _condition(self, code: str, first: bool) -> threading.Condition:
+        found = self._tables.get((code, first))
+        if found is None:
+            found = self._tables[(code, first)] = threading.Condition(self._lock)
+        return found
 
-    def _pace(self, code: str) -> tuple[Pace, Pace]:
-        if code not in self._paces:
-            self._paces[code] = (
-                Pace(self.min_gap, self.max_gap, self.quiet),
-                Pace(self.min_tell_gap, self.max_tell_gap, self.quiet),
-            )
-        return self._paces[code]
+    def _wake(self, code: str) -> None:
+        """Wake the table's streams: those that wait ``first`` (the TV) before the rest, so
+        that under gevent the TV's update is written before the phones' (the phones hold a
+        result back until the reveal, timed from when each had the version: show.js)."""
+        self._condition(code, True).notify_all()
+        self._condition(code, False).notify_all()
 
-    def _release(self, code: str, now: float) -> None:
-        """Hand the newest version of ``code`` to its screens, and tell it when the tells'
-        pace allows (under ``_changed``)."""
-        version = self._versions[code]
-        self._released[code] = version
-        latest = self._latest.get(code)
-        if getattr(latest, "version", None) == version:
-            self._frozen[code] = latest
-        else:
-            self._frozen.pop(code, None)
-        if self._pace(code)[1].now(now):
-            self._told[code] = version
-        self._notify()
+    def nudged(self, code: str) -> None:
+        """The open screens of table ``code`` changed: its streams look again."""
+        with self._lock:
+            self._nudges[code] = self._nudges.get(code, 0) + 1
+            self._wake(code)
 
-    def _notify(self) -> None:
-        self._news += 1
-        self._changed.notify_all()
+    def mark(self, code: str) -> tuple[int, int]:
+        """Where table ``code`` stands now: its newest version and its screens' changes."""
+        with self._lock:
+            return self._versions.get(code, -1), self._nudges.get(code, 0)
 
-    def poke(self) -> None:
-        """Wake whoever waits (a new screen to serve, the fan-out to stop)."""
-        with self._changed:
-            self._notify()
+    def wait(
+        self, code: str, since: tuple[int, int], seconds: float, first: bool = False
+    ) -> tuple[int, int]:
+        """Block until table ``code`` stands elsewhere than ``since`` (a newer version, or its
+        screens changed), or ``seconds`` of real time pass; return where it stands then.
+        ``first``: woken before the table's other streams."""
+        with self._lock:
+            now = (self._versions.get(code, -1), self._nudges.get(code, 0))
+            if now == since and seconds > 0:
+                self._condition(code, first).wait(seconds)
+                now = (self._versions.get(code, -1), self._nudges.get(code, 0))
+            return now
 
-    def news(self) -> int:
-        """A count of the changes so far: pass it to :meth:`wait`."""
-        return self._news
+    def wait_any(self, seconds: float) -> None:
+        """Block until any table publishes a version, or ``seconds`` of the app's clock pass
+        (the scheduler's wait: a test moves a manual clock on by hand)."""
+        with self._lock:
+            self.clock.wait(self._any, seconds)
 
-    def wait(self, news: int, seconds: float, real_limit: float | None = None) -> None:
-        """Block until there is news since :meth:`news` gave ``news`` (a publish, a release, a
-        poke), or ``seconds`` of the clock pass, or ``real_limit`` seconds of real time."""
-        with self._changed:
-            if self._news == news:
-                self.clock.wait(self._changed, seconds, real_limit)
+    def wake(self) -> None:
+        """Wake whoever waits in :meth:`wait_any` (the scheduler, to stop)."""
+        with self._lock:
+            self._any.notify_all()
+
+    def codes(self) -> list[str]:
+        """The tables this process knows a version of."""
+        with self._lock:
+            return list(self._versions)
 
     def published_version(self, code: str) -> int:
         return self._versions.get(code, -1)
-
-    def released_version(self, code: str) -> int:
-        return self._released.get(code, -1)
-
-    def told_version(self, code: str) -> int:
-        return self._told.get(code, -1)
-
-    def released(self, code: str) -> object | None:
-        """The table as released to the screens, if this process holds it (a writer in
-        another process tells only the version)."""
-        return self._frozen.get(code)
 
     def latest(self, code: str) -> object | None:
         """The newest table this process holds for ``code``, if any: the table at its version

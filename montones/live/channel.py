@@ -1,30 +1,56 @@
-"""The live channel of an app: how every open screen learns of each change at its table.
+"""The live channel of an app: the open screens of this process and what wakes them.
 
 One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`init_app`), holds:
 
-- ``broker``: the versions published by the service and released at a pace
+- ``broker``: the newest version of each table, which each open screen's stream waits for
   (:mod:`montones.live.broker`);
 - ``renders``: what each table at each version renders to, for each kind of screen and
   language, rendered once (:mod:`montones.live.renders`);
-- the fan-out: the one thread that works out every screen's updates (:mod:`montones.live.fanout`),
-  started by the first screen and stopping when the last one goes; with PostgreSQL, the
-  broker's listener thread runs while it does. Under ``montones serve`` both are greenlets
-  (:mod:`montones.serving`).
+- the open screens of each table (:class:`Screen`), and each seat's chosen stake and mode
+  (``choices``), which a redraw of its phone's bar keeps;
+- the scheduler (:mod:`montones.live.scheduler`): one thread (a greenlet under ``montones
+  serve``) that applies the tables' clocks and moves their computer players, and cuts a
+  stream whose reader stopped reading. With PostgreSQL, the broker's listener thread too.
 
-What a screen is sent (the fan-out's glue) is the views' to say: :mod:`montones.live.updates`.
-Nothing of it is module state: two apps (two tests) share nothing.
+What a stream sends is the web's to say (``montones.web.stream``). Nothing of it is module
+state: two apps (two tests) share nothing.
 """
 
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from flask import Flask, current_app
 
 from montones.data import queries, store
 from montones.live.broker import Broker
-from montones.live.fanout import Fanout, Glue, Screen
 from montones.live.renders import Renders
+from montones.live.scheduler import Scheduler
+
+# Real seconds a stream may spend writing one update before its connection is cut: a phone that
+# stops reading (asleep, gone without a word) holds one connection and one update until then.
+STUCK = 30.0
+# A seat's choices kept for its phone's bar, at most (what a form says beyond it is ignored).
+CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
+
+
+@dataclass(eq=False)
+class Screen:
+    """One open stream: which table, kind of screen, seat and language it shows."""
+
+    code: str
+    kind: str  # "phone", "tv", "watch" or "host"
+    locale: str
+    seat: str | None = None
+    device: int | None = None  # which device of the seat: a rejoin elsewhere counts up
+    address: str = ""
+    cut: Callable[[], None] | None = None  # closes the connection under the server, if it can
+    ended: bool = False
+    writing_since: float | None = None  # when the server started writing its last update
+    away: str | None = None  # the seat its player was sent away from (the host may let back)
 
 
 class Channel:
@@ -33,25 +59,43 @@ class Channel:
         self.clock = app.extensions["clock"]
         self.broker = Broker(self.clock)
         self.renders = Renders()
-        self._fanout: Fanout | None = None
+        self.scheduler = Scheduler(self)
+        self.choices: dict[tuple[str, str], dict[str, str]] = {}
+        # (code, seat, language) -> the seat's regions as last drawn, and what from: a
+        # tap's answer draws them, and its phone's stream sends that drawing, not another.
+        self.seat_drawings: dict[tuple[str, str, str], tuple[tuple, str]] = {}
+        self._screens: dict[str, list[Screen]] = {}
         self._lock = threading.Lock()
         self._closed = False  # the server is stopping: no stream is served any more
 
-    def serve(self, screen: Screen, glue: Glue) -> Fanout | None:
-        """Hand an open screen to the fan-out thread (starting one if none runs); returns the
-        fan-out serving it, to remove it from when its stream ends (None once the server is
-        stopping: the stream ends at once)."""
+    def open(self, screen: Screen) -> bool:
+        """Count ``screen`` among its table's open screens; False once the server is
+        stopping (the stream ends at once)."""
         with self._lock:
             if self._closed:
-                return None
-            if self._fanout is None or not self._fanout.add(screen):
-                self._fanout = Fanout(self.broker, self.clock, self.app.app_context, glue)
-                self._fanout.add(screen)
-            fanout = self._fanout
+                return False
+            self._screens.setdefault(screen.code, []).append(screen)
+        self.broker.nudged(screen.code)
+        self.scheduler.start()
         uri = self.app.config["SQLALCHEMY_DATABASE_URI"]
         if uri.startswith("postgresql"):  # other workers' changes, while there are screens
             self.broker.listen(uri, self.serving, self.stored_versions)
-        return fanout
+        return True
+
+    def shut(self, screen: Screen) -> None:
+        """``screen``'s stream ended: it is no longer counted."""
+        with self._lock:
+            screens = self._screens.get(screen.code, [])
+            if screen in screens:
+                screens.remove(screen)
+            if not screens:
+                self._screens.pop(screen.code, None)
+        self.end(screen)
+
+    def end(self, screen: Screen) -> None:
+        """End ``screen``'s stream at its next turn (its reader went, or the server stops)."""
+        screen.ended = True
+        self.broker.nudged(screen.code)
 
     def committed(self, app: Flask, table) -> None:
         """A change of this app's, committed: its screens are brought to it."""
@@ -61,26 +105,50 @@ class Channel:
         """End every stream now, cleanly: the server is stopping."""
         with self._lock:
             self._closed = True
-            fanout = self._fanout
-        if fanout is not None:
-            fanout.close()
+            screens = [screen for listed in self._screens.values() for screen in listed]
+        for screen in screens:
+            self.end(screen)
+        self.scheduler.stop()
 
     def stored_versions(self) -> dict[str, int]:
         """The version of each table this process streams, as the database has it now."""
-        fanout = self._fanout
-        codes = fanout.codes() if fanout is not None else []
         with self.app.app_context():
-            return queries.versions(codes)
+            return queries.versions(self.codes())
+
+    def codes(self) -> list[str]:
+        with self._lock:
+            return list(self._screens)
 
     def screens(self, code: str) -> list[Screen]:
-        """The live screens of table ``code`` in this process."""
-        fanout = self._fanout
-        return fanout.screens(code) if fanout is not None else []
+        """The open screens of table ``code`` in this process."""
+        with self._lock:
+            return list(self._screens.get(code, []))
 
     def serving(self) -> bool:
-        """Whether a fan-out thread serves screens now."""
-        fanout = self._fanout
-        return fanout is not None and fanout.running
+        """Whether this process has open screens."""
+        return bool(self._screens) and not self._closed
+
+    def stuck(self) -> None:
+        """Cut the connection of every stream that has spent more than ``STUCK`` seconds
+        writing one update: its reader has gone, and holds up nobody but itself meanwhile."""
+        now = time.monotonic()
+        with self._lock:
+            screens = [screen for listed in self._screens.values() for screen in listed]
+        for screen in screens:
+            since = screen.writing_since
+            if since is not None and now - since > STUCK and screen.cut is not None:
+                screen.cut()
+
+    def choose(self, code: str, seat: str, values) -> dict[str, str]:
+        """What ``seat`` chose on its phone's bar (its stake, its mode...), as this request
+        says it (what it does not say stays as chosen before); kept, so that a redraw of the
+        bar from the stream shows it too."""
+        chosen = self.choices.setdefault((code, seat), {})
+        for name in CHOICES:
+            value = values.get(name)
+            if value is not None:
+                chosen[name] = value[:40]
+        return chosen
 
 
 def of(app: Flask | None = None) -> Channel:

@@ -24,8 +24,8 @@ class Renders:
 
     def get(self, key: tuple[str, int, str, str], render: Callable[[], Any]) -> Any:
         """The render kept for ``key``, or ``render()``'s, kept from now on. Two threads that
-        ask at once may both render: they render the same thing, and the fan-out thread, which
-        asks for nearly all of them, asks one at a time."""
+        ask at once may both render: they render the same thing, and the streams ask for a
+        version as it is published, so most are rendered once."""
         found = self._renders.get(key)  # one dict lookup needs no lock
         if found is None:
             found = render()
@@ -35,5 +35,6 @@ class Renders:
                     self._renders.popitem(last=False)
         return found
 
-    def __contains__(self, key: tuple) -> bool:
-        return key in self._renders
+    def peek(self, key: tuple) -> Any:
+        """The render kept for ``key``, or None."""
+        return self._renders.get(key)

@@ -8,9 +8,8 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 """
 
 from montones import service
-from montones.live import stream
 from montones.rules.games import GAMES, game
-from montones.web import assets, chart, common, host, lobby, play, tv, watch
+from montones.web import assets, chart, common, host, lobby, play, stream, tv, watch
 
 
 def init_app(app):

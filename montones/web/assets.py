@@ -8,7 +8,7 @@ An address without it, or with another file's hash, is kept an hour.
 
 The streams are not Flask-Compress's (``text/event-stream`` is not among its types): it
 compresses a stream without flushing it, and each update must reach its screen as it is
-written. A stream compresses itself, flushing each update (:mod:`montones.live.stream`).
+written. A stream compresses itself, flushing each update (:mod:`montones.web.stream`).
 """
 
 from __future__ import annotations

@@ -26,6 +26,12 @@ through where two windows meet.
 The host's own machine (a loopback address: its TV tab, its host page, a browser on the laptop)
 is not limited: guests reach the server over the room's network.
 
+A seat's actions (``actions``, ``ACTIONS_LIMIT``) are limited apart, by seat, not by address,
+and on the host's machine too (a practice table's phone, a bench): a burst of a few taps, then
+about one a second, what a person does. A tap past it is refused at once, before the view, in
+words on the phone (:func:`_too_fast`); one table tapping flat out thus never costs another
+table's screens more than a person's pace does.
+
 The tries are kept in memory (``RATELIMIT_STORAGE_URI``), each process its own with several
 workers; Flask-Limiter drops a try once it is a window old.
 
@@ -58,13 +64,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Response, current_app, g, render_template, request
+from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from markupsafe import escape
 
 from montones import service
 from montones.data.clock import clock
-from montones.web.common import actor_for
+from montones.web.common import actor_for, credentials
 
 DEVICE_STREAMS = 3  # a device's page, a second tab, a reload whose old stream is not closed yet
 HOST_STREAMS = 2 * DEVICE_STREAMS  # the host's page and a TV in the host's browser
@@ -100,8 +108,29 @@ def _host_machine() -> bool:
         return False
 
 
+def _acting() -> bool:
+    return request.method == "POST" and request.endpoint == "play.act"
+
+
+def _seat() -> str:
+    """Who an action is counted against: the seat this browser holds at the table (its seat
+    token), or its address when it holds none."""
+    code = (request.view_args or {}).get("code", "").upper()
+    token = credentials(code)[0]
+    return f"{code} {token}" if token else get_remote_address()
+
+
+def _too_fast():
+    """A tap past its seat's allowance: said on the phone, over nothing else, cheaply."""
+    message = _("Too many taps at once: wait a moment and tap again.")
+    html = f'<p id="tap-refused" class="notice tap-failed" role="alert" hx-swap-oob="true">{escape(message)}</p>'
+    return html, 429, {"Retry-After": "1", "Cache-Control": "no-store"}
+
+
 def _refused(error: RateLimitExceeded):
     """The page for a device out of tries, with how long it waits for its next one."""
+    if error.limit.scope == "actions":
+        return _too_fast()
     window = current_app.extensions["limits"].current_limit.window
     # The app's clock reads the machine's time, as the limits library does (a test sets both).
     seconds = max(1, math.ceil(window.reset_time - clock().time()))
@@ -241,9 +270,16 @@ def init_app(app) -> None:
             ApplicationLimit(
                 app.config["TABLES_LIMIT"], scope="tables", exempt_when=lambda: not _creating()
             ),
+            # A seat's actions, by seat, from any address (the host's machine too).
+            ApplicationLimit(
+                app.config["ACTIONS_LIMIT"],
+                key_function=_seat,
+                scope="actions",
+                exempt_when=lambda: not _acting(),
+            ),
         ],
     )
-    limiter.request_filter(_host_machine)
+    limiter.request_filter(lambda: _host_machine() and not _acting())
     limiter.init_app(app)
     app.extensions["limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)

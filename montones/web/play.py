@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
-import secrets
 
 from flask import (
     Blueprint,
@@ -23,9 +21,9 @@ from flask_babel import gettext as _
 
 from montones import service
 from montones.data import history
-from montones.live import broker, channel, parts, updates
+from montones.live import broker, channel
 from montones.rules.games import game
-from montones.web import chart, limits, security
+from montones.web import chart, limits, screens, security
 from montones.web.common import (
     actor_for,
     asked_action,
@@ -38,7 +36,6 @@ from montones.web.common import (
     qr_code,
     refusal,
     remember,
-    render_regions,
     table_view,
     wants_fragment,
 )
@@ -46,61 +43,31 @@ from montones.web.tv import in_table_language
 
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
-PAGE = "play/table.html"
-REGIONS = ["status", "tap", "felt", "odds", "guide", "bar"]
-# A phone's own regions: what an accepted tap answers with. The felt and the odds, the same for
+PAGE = screens.PAGE
+REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
+# A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
-MINE = ["status", "guide", "bar"]
-# What a phone holds of its own regions, as it says it (#own's "held"): the marks of their parts
-# (parts.mark), joined by dots. A phone holds a few dozen; more, or anything else, is no holding
-# we drew, and is answered with the regions whole.
-HELD = re.compile(r"[A-Za-z0-9_-]{6}")
-MOST_HELD = 200
+SEAT_BLOCKS = screens.SEAT_REGIONS
 RECALL = 12  # hands a phone can look back on
 
 
 def _context(table, player, **extra):
+    """What the phone's page and regions are drawn from, with the stake and mode its seat
+    chose (kept for its stream's redraws: ``Channel.choose``)."""
+    if player is not None:
+        choices = channel.of().choose(table.code, player.seat, request.values)
+    else:
+        choices = {name: request.values.get(name, "") for name in ("mode", "amount", "custom")}
     rules = game(table.game)
-    view = table_view(table, player.seat if player else None)
-    mode = request.values.get("mode", "bet")
-    tap = rules.ACTIONS.get(mode)
-    context = {
-        "table": table,
-        "v": view,
-        # A phone's own regions are drawn from these two alone (see ``updates.own``).
-        "status": rules.status_view(view) if player else None,
-        "bar": rules.bar_view(view) if player else None,
-        "stage": service.stage(table.state),
-        "mode": mode if tap is not None and tap.tap else "bet",
-        "stake": request.values.get("amount", ""),
-        "custom": request.values.get("custom", ""),
-        "player": player,
-        # Each drawing of my regions comes with a fresh nonce (#own's "drawn", which their forms
-        # send): a form resent is a double click, not a new tap.
-        "nonce": secrets.token_urlsafe(12),
-        "phone": True,
-        "tv_open": updates.tv_open(table.code),
-        "notice": None,
-        # An action that cannot be taken back, asked about before it is sent (``?ask=kind``).
-        "confirming": _confirming(rules, request.args.get("ask")),
-        **extra,
-    }
-    if player:  # its own regions are drawn now: its streams are told when they change
-        updates.drawn(table, player.seat, updates.own(table, view))
-    return context
+    # An action that cannot be taken back, asked about before it is sent (``?ask=kind``).
+    extra.setdefault("confirming", _confirming(rules, request.args.get("ask")))
+    return screens.phone_context(table, player, choices, **extra)
 
 
 def _confirming(rules, kind: str | None) -> str | None:
     spec = rules.ACTIONS.get(kind or "")
     return kind if spec is not None and spec.confirm and not spec.host else None
-
-
-def _shared(table, player):
-    """The felt and the odds as every phone gets them, from the render the streams share."""
-    locale = str(get_locale())
-    seat = player.seat if player else None
-    return lambda block, oob: updates.phone_block(table, block, locale, oob, seat)
 
 
 def _seated(code):
@@ -164,10 +131,7 @@ def page(code):
         return back_to("play.join", code=table.code)
     # Once the night is over the page stays live: its felt shows the end of the night, and then
     # the way to the next one when the host starts it.
-    context = _context(table, player)
-    # The marks of my regions as drawn here, for the first fetch to send only what changed.
-    held = _mine(block_drawer(PAGE, context), MINE)[1]
-    return render_template(PAGE, **context, held=held)
+    return render_template(PAGE, **_context(table, player))
 
 
 @bp.get("/back")
@@ -203,18 +167,12 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = {"all": REGIONS, "mine": MINE}.get(region, [region])
+    blocks = {"all": REGIONS, "mine": SEAT_BLOCKS}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
-    if region in ("all", "mine"):
-        return _answer(table, player, blocks)
-    return render_regions(
-        PAGE,
-        blocks,
-        all_oob=region in ("all", "mine"),
-        prerendered=_shared(table, player),
-        **_context(table, player),
-    )
+    if len(blocks) == 1:  # one region, swapped in place
+        return block_drawer(PAGE, _context(table, player))(region), {"Vary": "HX-Request"}
+    return _answer(table, player, blocks)
 
 
 @bp.get("/history")
@@ -282,7 +240,7 @@ def act(code, kind):
     if player is None:  # a device with no seat here (never had one, or its cookie expired)
         return _gone(table, "no_seat", status, notice)
     # A refusal: every region, whole (the phone's screen was not what the table is).
-    return _answer(table, player, REGIONS if notice else MINE, status, notice=notice)
+    return _answer(table, player, REGIONS if notice else SEAT_BLOCKS, status, notice=notice)
 
 
 def _nonce(form) -> str | None:
@@ -316,65 +274,30 @@ def _ask(code: str, kind: str):
         return None  # not this player's to do now (or asked from an older screen): refused
     if not wants_fragment():
         return back_to("play.page", code=table.code, ask=kind)
-    return _answer(table, player, MINE, confirming=kind)
+    return _answer(table, player, SEAT_BLOCKS, confirming=kind)
 
 
 def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
-    """``blocks`` out of band, for htmx: those every phone shows alike (the felt) whole, as
-    the streams render them; my own regions, only the parts of them that differ from what the
-    phone says it holds (``held``), or whole when it holds nothing known, when that would be
-    no less, or with a notice (said over a screen that was not the table's); then #own, what
-    the phone holds after it. An answer of parts says so (``X-Own: parts``): its phone shows
-    it only if it still holds what it said it held (app.js)."""
+    """``blocks`` whole, out of band for idiomorph to merge: those every phone shows alike
+    (the felt) as the streams render them, the phone's own drawn for it."""
     context = _context(table, player, **extra)
-    draw = block_drawer(PAGE, context)
-    shared = _shared(table, player)
-    own, held = _mine(draw, [block for block in blocks if block in MINE])
-    whole = [parts.out_of_band(found[block].html) for block, found in own.items()]
-    sent, known = whole, None if extra.get("notice") else _held()
-    if known is not None:
-        changed = [
-            piece for block, found in own.items() for piece in parts.missing(known, found, block)
-        ]
-        if sum(map(len, changed)) < sum(map(len, whole)):
-            sent = changed
-    html = []  # in the page's order
-    for block in blocks:
-        if block not in own:
-            html.append(shared(block, True) or "")
-        elif sent is whole:
-            html.append(parts.out_of_band(own[block][block].html))
-    if sent is not whole:
-        html += sent
-    html.append(draw("own", oob=True, held=held))
+    seat = [block for block in blocks if block in SEAT_BLOCKS]
+    locale = str(get_locale())
+    html = [screens.shared(table, "phone", locale)] if len(seat) < len(blocks) else []
+    drawing = screens.seat_regions(context, seat)
+    html.append(drawing)
+    if seat == SEAT_BLOCKS and not context["notice"] and not context["confirming"]:
+        # What the phone's stream would draw of them at this version: it sends this one.
+        live = channel.of()
+        choices = live.choices.get((table.code, player.seat), {})
+        key = screens.SeatDrawing.key_of(
+            table, player.seat, choices, live.clock.time(), screens.shared_view(table)
+        )
+        live.seat_drawings[(table.code, player.seat, locale)] = (key, drawing)
     response = make_response("".join(html), http_status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
-    if sent is not whole:
-        response.headers["X-Own"] = "parts"
     return response
-
-
-def _mine(draw, blocks: list[str]) -> tuple[dict[str, dict[str, parts.Part]], str]:
-    """My own ``blocks`` as drawn by ``draw``, each split into its parts, and the marks of all
-    their parts (what a phone that shows them holds)."""
-    own = {
-        block: parts.region_parts(updates.one_line(draw(block, oob=False)), block)
-        for block in blocks
-    }
-    return own, ".".join(parts.mark(part) for found in own.values() for part in found.values())
-
-
-def _held() -> set[str] | None:
-    """The marks the phone says it holds (its #own's ``held``), None for none we could have
-    drawn: nothing, too many, or anything but marks."""
-    said = request.values.get("held", "")
-    if not said or len(said) > 7 * MOST_HELD:
-        return None
-    marks = said.split(".")
-    if not all(HELD.fullmatch(mark) for mark in marks):
-        return None
-    return set(marks)
 
 
 @bp.route("/join", methods=["GET", "POST"])

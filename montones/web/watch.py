@@ -3,7 +3,7 @@
 A watcher's page is the TV's (its regions, pushed by the same stream in the same renders, so
 it shows nothing the TV does not) in the watcher's own language, laid out for a phone; and a
 way to sit down while there is room. The TV counts the watchers' open streams
-(:mod:`montones.live.updates`).
+(:mod:`montones.web.stream`).
 """
 
 from __future__ import annotations

@@ -106,28 +106,15 @@
     if (target && target.id) { kept[target.id] = changedFields(target); }
   });
 
-  // An answer that draws my own regions ends with #own: the version they were drawn at, and
-  // the marks of what the phone holds after it. Shown whole or not at all: not when it is
-  // older than what the phone shows (a fetch started before my tap, answered after it); and
-  // an answer of only the parts that changed (X-Own: parts) not when the phone no longer
-  // holds what it said it held when it asked (another answer came between), for its parts
-  // would go over others they were not worked out from: then the phone asks again.
-  var OWN = /<div id="own"[^>]*\sdata-v="(\d+)"/;
+  // An answer that draws my own regions ends with #own, the version they were drawn at: not
+  // shown when it is older than what the phone shows (a fetch started before my tap, answered
+  // after it, or a tap answered after the stream brought a newer version).
+  var OWN = /<div[^>]*\sid="own"[^>]*\sdata-v="(\d+)"/;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail, own = document.getElementById("own");
     var found = own && typeof detail.serverResponse === "string" && OWN.exec(detail.serverResponse);
-    if (!found || !detail.shouldSwap) { return; }
-    if (Number(found[1]) < Number(own.dataset.v)) {
+    if (found && detail.shouldSwap && Number(found[1]) < Number(own.dataset.v)) {
       detail.shouldSwap = false;
-      return;
-    }
-    var xhr = detail.xhr, config = detail.requestConfig;
-    var sent = config && config.formData ? config.formData.get("held") : null;
-    var held = own.querySelector("input[name=held]");
-    if (xhr && xhr.getResponseHeader("X-Own") === "parts" && held && sent !== held.value) {
-      detail.shouldSwap = false;
-      var live = document.getElementById("live");
-      if (live && window.htmx) { window.htmx.trigger(live, "sse:mine"); }
     }
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
@@ -190,6 +177,9 @@
     if (!event.detail.successful) { return; }
     answeredSince = Math.max(answeredSince, (xhr && xhr.sentAt) || 0);
     tapFailed(false);
+    // A tap refused as too fast (429) says so until a tap is taken again.
+    var refused = document.getElementById("tap-refused");
+    if (refused && xhr && xhr.status !== 429 && xhr.status !== 0) { refused.hidden = true; }
   });
 
   // A note said briefly (data-brief): shown for BRIEF ms from when this page first showed it,

@@ -208,12 +208,18 @@
     return felt && felt.dataset.reveal ? revealEnd(felt.dataset.reveal) : 0;
   }
   // A region is held by showing, in its place, a copy of what it showed before (without its
-  // ids: the stream's parts go on being swapped into the region itself, hidden meanwhile); a
-  // page drawn during the reveal has no before: the region waits blank.
+  // ids: the stream's updates go on being merged into the region itself, hidden meanwhile); a
+  // page drawn during the reveal has no before: the region waits blank. Idiomorph, merging a
+  // region that holds such a copy, leaves the copy as it is (its release takes it away).
+  if (window.Idiomorph) {
+    var callbacks = window.Idiomorph.defaults.callbacks;
+    var before = function (node) { return !(node.dataset && "before" in node.dataset); };
+    callbacks.beforeNodeRemoved = before;
+    callbacks.beforeNodeMorphed = before;
+  }
   var shown = {}, holding = {}, heldTimer = null, drawn = false;
-  // What a region showed, taken before a swap changes it: the region swapped whole, one in the
-  // part swapped, or the region a part of it is (the stream swaps each part with an id on its
-  // own); on the host page, its live part (its own swap). A region being held keeps its before.
+  // What a region showed, taken before a swap changes it: the region swapped, one in it, or
+  // the region it is in; on the host page, its live part (its own swap). A region being held keeps its before.
   function keep(event) {
     var old = event.detail.target;
     if (!old || !old.querySelectorAll) { return; }
@@ -259,7 +265,8 @@
     var key = el.dataset.keep, copy = null;
     if (was !== undefined) {
       copy = el.cloneNode(false);
-      copy.removeAttribute("id");
+      // An id of its own: idiomorph never takes it for the region it stands for.
+      copy.id = "before-" + key;
       copy.removeAttribute("data-keep");
       copy.removeAttribute("hx-swap-oob");
       copy.dataset.before = key;

@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 
 import httpx
 
+from montones.config import Config
 from montones.serving import CONNECTIONS, KEEPALIVE  # the settings `montones serve` uses
 from tests.helpers.liveserver import free_port, serving_pid, start_server
 
@@ -96,10 +97,15 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def start_app(folder: Path) -> tuple[subprocess.Popen, str]:
-    """The real server, as ``montones serve`` runs it, with its SQLite file in ``folder``."""
+SCRIPTED = "1000 per second"  # a seat's allowance for a script measuring the server's capacity
+
+
+def start_app(folder: Path, per_seat: str = Config.ACTIONS_LIMIT) -> tuple[subprocess.Popen, str]:
+    """The real server, as ``montones serve`` runs it, with its SQLite file in ``folder``;
+    ``per_seat``: a seat's allowance of actions (a person's, by default: a table tapping flat
+    out backs off at 429; the capacity benches lift it, their seats being scripts)."""
     port = free_port()
-    process = start_server(folder, port)
+    process = start_server(folder, port, MONTONES_ACTIONS_LIMIT=per_seat)
     return process, f"http://127.0.0.1:{port}"
 
 
@@ -477,7 +483,7 @@ def swap_oob(held: str, data: str) -> str:
         begin = out.rfind("<", 0, found)
         end = element_end(out, begin)
         inner = piece[TAG_RE.match(piece).end() : -len(f"</{tag}>")]
-        if style in ("true", "outerHTML"):
+        if style in ("true", "outerHTML", "morph"):  # idiomorph's merge ends the same
             out = out[:begin] + piece + out[end:]
         elif style == "delete":
             out = out[:begin] + out[end:]
@@ -605,7 +611,6 @@ class Screen:
         self.tracker: Tracker | None = None
         self.connected = asyncio.Event()
         self.fetch_task: asyncio.Task | None = None
-        self.queued = False
         self.task: asyncio.Task | None = None
         self.stats = {
             "events": 0,
@@ -729,16 +734,6 @@ class Screen:
                 self.fetch_task.cancel()
                 self.stats["aborted"] += 1
             self.fetch_task = asyncio.create_task(self.fetch())
-        elif event == "mine" and self.partial:
-            self.want_mine()  # something changed at the table: the phone fetches its regions
-
-    def want_mine(self) -> None:
-        """The #live element GETs the phone's own regions (hx-sync "this:queue last": a fetch
-        in flight finishes, and one more runs after it if asked again)."""
-        if self.fetch_task and not self.fetch_task.done():
-            self.queued = True
-        else:
-            self.fetch_task = asyncio.create_task(self.fetch_mine())
 
     async def action(self, request) -> Answer:
         """A tap on this phone: ``request`` (the POST) is awaited and its answer (the phone's
@@ -769,13 +764,6 @@ class Screen:
         """Load the whole page again, as a player would."""
         r = await self.http.get(self.page_path)
         self.swap(r.text, time.perf_counter())
-
-    async def fetch_mine(self) -> None:
-        while True:
-            self.queued = False
-            await self.fetch(self.partial.replace("/p/all", "/p/mine"))
-            if not self.queued:
-                return
 
     async def fetch(self, path: str | None = None) -> None:
         headers = {**HX, "HX-Trigger": "live", "HX-Target": "live"}

@@ -2,8 +2,8 @@
 
 One Montones table with ``clients - 1`` players seated and a hand in betting; ``clients`` live
 screens: the TV and every player's phone, each with its own cookie jar, each doing what its page
-does on an event (swap the HTML the event carries; on a phone's ``mine``, fetch its own regions,
-as app.js does: see ``common.Screen``). The punters,
+does on an event (merge the regions the event carries, as htmx does: see ``common.Screen``). The
+punters,
 in turn, place 200 bets of 1 chip on heap 1 one at a time, through the phone's tap form (a
 separate client with the punter's cookies; that phone also swaps the POST's answer, as the page
 does). A bet's latency is from just before its POST until the last screen holds HTML whose felt
@@ -128,7 +128,7 @@ async def rounds(run, screens, tracker, place, bets, deadline, base=0):
 
 async def bench_app(run: Run, clients: int, bets: int, deadline: float, profile: str | None):
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-live-"))
-    server, base = c.start_app(folder)
+    server, base = c.start_app(folder, per_seat=c.SCRIPTED)
     db = folder / "montones.sqlite"
     players, screens, host, spy = [], [], None, None
     try:

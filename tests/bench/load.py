@@ -1,8 +1,8 @@
 """Players betting as fast as they can: ``python -m tests.bench.load --players 30 --seconds 20``.
 
 One Montones table with ``players`` punters and a banker seated and a hand in betting. The TV and
-every player's phone hold a live stream and do what their page does on each event (swap the HTML
-an event carries; on a phone's ``mine``, fetch its own regions: see ``common.Screen``). Each
+every player's phone hold a live stream and do what their page does on each event (merge the
+regions an event carries: see ``common.Screen``). Each
 punter then loops as fast as it can on the felt its phone shows: with no bet of its own on it,
 it taps heap 1 with 1 chip (the tap form's stage and nonce, the #intent values), else it
 withdraws its bet (the withdraw button's bet id, nonce and stage, and the #intent values, which
@@ -133,7 +133,7 @@ def check_chips(db: Path, code: str, starting: int) -> tuple[bool, str]:
 
 async def main(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="montones-bench-load-"))
-    server, base = c.start_app(folder)
+    server, base = c.start_app(folder, per_seat=c.SCRIPTED)
     db = folder / "montones.sqlite"
     players, screens, opened, host = [], [], [], None
     out: dict = {"baseline": Phase("baseline GET /healthz"), "actions": Phase("actions")}

@@ -216,57 +216,50 @@ def test_three_phones_and_a_tv_play_a_full_hand(chromium, server):
 
 
 def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
-    """Someone sits down while Ana types her offer: her phone redraws its bar, her 30 stays."""
+    """Ana types her offer while her bar is merged again whole (Ben sits down; her phone comes
+    back to the foreground and is sent every region): her 30 stays, and so does her focus."""
     base, _process, _folder, _port = server
     _host, _host_page, code = create_table(chromium, base)
     join_url = f"{base}/t/{code}/join"
     ana = join(chromium, join_url, "Ana")
     ana.get_by_label("Offer for the bank").fill("30")
-    with ana.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT) as fetched:
-        join(chromium, join_url, "Ben")  # the table's seats change: every phone refetches its bar
-    # What was fetched is swapped in (#own carries the version it was drawn at).
-    drawn = re.search(r'<div id="own"[^>]*\bdata-v="(\d+)"', fetched.value.text()).group(1)
-    expect(ana.locator("#own")).to_have_attribute("data-v", drawn, timeout=TIMEOUT)
+    join(chromium, join_url, "Ben")
+    ana.wait_for_function("() => window.htmx !== undefined")
+    with ana.expect_response(re.compile(r"/p/all"), timeout=TIMEOUT) as fetched:
+        ana.evaluate("() => htmx.trigger('#resync', 'resync')")
+    assert 'id="bar"' in fetched.value.text()
     at_rest(ana, timeout=TIMEOUT)
     expect(ana.get_by_label("Offer for the bank")).to_have_value("30")
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
 
 
-def test_an_answer_my_phone_cannot_use_is_not_swapped_in(chromium, server):
+def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, server):
     """A fetch of my regions started before my tap can be answered after my tap's answer: an
-    answer drawn at an older version (#own's data-v) than the one shown is not swapped in. Nor
-    is an answer of only the parts that changed from what the phone said it held, once it holds
-    something else (another answer came between): the phone asks again."""
+    answer drawn at an older version (#own's data-v) than the one shown is not swapped in."""
     base, _process, _folder, _port = server
     _host, _host_page, code = create_table(chromium, base)
     ana = join(chromium, f"{base}/t/{code}/join", "Ana")
     status, own = ana.locator("#status"), ana.locator("#own")
     shown = int(own.get_attribute("data-v"))
-    asked = []  # the fetches of my regions, answered here
-    ana.route(re.compile(r"/p/mine"), lambda route: asked.append(route))
+    asked = []  # the fetches of every region (the phone back in the foreground), answered here
+    ana.route(re.compile(r"/p/all"), lambda route: asked.append(route))
     ana.wait_for_function("() => window.htmx !== undefined")  # its script may still load
 
     def fetch():
-        """The phone's fetch of its regions, asked for as its stream would: again every half
-        second until it comes (htmx may not yet have taken #live's triggers when first asked;
-        it sends no second request while one is on its way)."""
         for tick in range(200):
             if tick % 10 == 0:
-                ana.evaluate("() => htmx.trigger('#live', 'sse:mine')")
+                ana.evaluate("() => htmx.trigger('#resync', 'resync')")
             if asked:
                 return asked.pop()
             ana.wait_for_timeout(50)
         raise AssertionError("the phone never fetched its regions")
 
-    def answer(route, version: int, text: str, parts: bool = False) -> None:
-        held = "AAAAAA" if parts else ""
+    def answer(route, version: int, text: str) -> None:
         route.fulfill(
             status=200,
             content_type="text/html",
-            headers={"X-Own": "parts"} if parts else {},
-            body=f'<section id="status" class="status" hx-swap-oob="true">{text}</section>'
-            f'<div id="own" hidden data-v="{version}" hx-swap-oob="true">'
-            f'<input type="hidden" name="held" value="{held}"></div>',
+            body=f'<section hx-swap-oob="morph" id="status" class="status">{text}</section>'
+            f'<div hx-swap-oob="morph" id="own" hidden data-v="{version}"></div>',
         )
 
     answer(fetch(), shown - 1, "older")
@@ -276,27 +269,11 @@ def test_an_answer_my_phone_cannot_use_is_not_swapped_in(chromium, server):
     answer(fetch(), shown + 1, "newer")
     expect(status).to_have_text("newer")
     expect(own).to_have_attribute("data-v", str(shown + 1))
-    # Parts worked out from a holding the phone no longer has: not shown, and asked again.
-    late = fetch()
-    ana.evaluate("() => { document.querySelector('#own [name=held]').value = 'BBBBBB'; }")
-    answer(late, shown + 2, "parts of another holding", parts=True)
-    for _tick in range(200):
-        if asked:
-            again = asked.pop()
-            break
-        ana.wait_for_timeout(50)
-    else:
-        raise AssertionError("the phone did not ask again for parts of what it holds")
-    expect(status).to_have_text("newer")
-    assert "held=BBBBBB" in again.request.url
-    answer(again, shown + 2, "asked again")
-    expect(status).to_have_text("asked again")
 
 
-def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, server):
-    """The answer to Ben's bet redraws his chips and his bar, and his stream does not make him
-    fetch them again; Ana's close changes them (the hand is settled), and his stream's "mine"
-    fetches them."""
+def test_a_phone_is_brought_its_regions_by_its_stream_and_fetches_nothing(chromium, server):
+    """The answer to Ben's bet redraws his chips and his bar; Ana's close changes them (the
+    hand is settled), and his stream brings them: his phone asks for nothing."""
     base, _process, _folder, _port = server
     _host, _host_page, code = create_table(chromium, base)
     join_url = f"{base}/t/{code}/join"
@@ -311,23 +288,13 @@ def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, se
     tap_heap(ben, 3, "choose")
     expect(heap(ana, 3).locator(".badge--bank")).to_be_visible(timeout=TIMEOUT)
     fetched = []
-    ben.on("request", lambda r: fetched.append(r.url) if "/p/mine" in r.url else None)
-    # Whatever the choice changed has been told and fetched: no fetch for longer than the
-    # widest gap between two tells (0.5 s). A fixed 0.5 s was too short once on a busy CI.
-    for _ in range(10):
-        seen = len(fetched)
-        ben.wait_for_timeout(800)
-        if len(fetched) == seen:
-            break
-    fetched.clear()
+    ben.on("request", lambda r: fetched.append(r.url) if "/p/" in r.url else None)
     chips = ben.locator("#status .status__chips")
     before = int(re.sub(r"\D", "", chips.inner_text()))
     with ben.expect_response(re.compile(r"/a/tap")):
         tap_heap(ben, 1, "bet", 10)
     expect(heap(ben, 1)).to_contain_text("Ben", timeout=TIMEOUT)
     expect(chips).to_contain_text(str(before - 10))
-    ben.wait_for_timeout(1000)  # a "mine" for the bet would have come and been answered
-    assert fetched == [], fetched
 
     # The ✕ on his pile takes his bet back (his chips with it), and he bets again.
     with ben.expect_response(re.compile(r"/a/withdraw")) as answer:
@@ -340,17 +307,9 @@ def test_a_phone_fetches_its_regions_when_they_change_and_only_then(chromium, se
     tap_heap(ben, 1, "bet", 10)
     expect(chips).to_contain_text(str(before - 10), timeout=TIMEOUT)
 
-    with ben.expect_response(re.compile(r"/p/mine"), timeout=TIMEOUT):
-        ana.get_by_role("button", name="Close bets and turn the heaps").click()
+    ana.get_by_role("button", name="Close bets and turn the heaps").click()
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=TIMEOUT)
-
-    # Back in the foreground, the phone fetches every region: the felt whole, of its own
-    # only the parts that differ from what it holds (none: #own alone).
-    with ben.expect_response(re.compile(r"/p/all")) as answer:
-        ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    assert "held=" in answer.value.request.url and answer.value.headers["x-own"] == "parts"
-    assert 'id="felt"' in answer.value.text() and 'id="own"' in answer.value.text()
-    assert 'id="status"' not in answer.value.text()
+    assert fetched == [], fetched
 
 
 def test_a_phone_without_wake_lock_is_kept_awake_by_a_silent_video_from_its_first_tap(

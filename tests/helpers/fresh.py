@@ -12,7 +12,8 @@ SETTLE = 10.0  # seconds a screen has to show what a fresh load shows
 # it typed, which the answer to a refused tap gives back to be mended) and the
 # notice its bar says of a tap refused (a fresh page made none); a reveal's
 # steps without the marks of how far the page has played it (a fresh page plays it again), and
-# a result without its flash (played once, with its sound, by a page that saw it come).
+# a result without its flash (played once, with its sound, by a page that saw it come); every
+# element's attributes in one order (idiomorph, merging an element, may set one after the rest).
 REGIONS = """(ids) => ids.map((id) => {
     const found = document.getElementById(id);
     if (!found) { return null; }
@@ -27,6 +28,11 @@ REGIONS = """(ids) => ids.map((id) => {
       step.removeAttribute("data-scheduled");
       step.removeAttribute("data-noted");
       step.querySelectorAll(".flip").forEach((flip) => { flip.classList.remove("is-turned"); });
+    });
+    [el, ...el.querySelectorAll("*")].forEach((node) => {
+      const attributes = Array.from(node.attributes, (a) => [a.name, a.value]).sort();
+      attributes.forEach(([name]) => node.removeAttribute(name));
+      attributes.forEach(([name, value]) => node.setAttribute(name, value));
     });
     return el.outerHTML.replace(/>\\s+</g, "><").replace(/\\s+/g, " ");
 })"""

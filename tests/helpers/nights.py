@@ -103,13 +103,12 @@ def tap_fields(page: str) -> dict[str, str]:
 
 
 def own_fields(page: str) -> dict[str, str]:
-    """What #own adds to a fetch of my regions and to a tap: what the phone holds of them
-    (``held``) and their drawing's nonce (``drawn``)."""
+    """What #own adds to a tap: my regions' drawing's nonce (``drawn``)."""
     return _fields(page, "own")
 
 
 def _fields(page: str, ident: str) -> dict[str, str]:
-    found = re.search(rf'<div id="{ident}"[^>]*>(.*?)</div>', page)
+    found = re.search(rf'<div(?: hx-swap-oob="\w+")? id="{ident}"[^>]*>(.*?)</div>', page)
     fields = re.findall(r'name="([^"]+)" value="([^"]*)"', found.group(1)) if found else []
     return {name: html.unescape(value) for name, value in fields}
 

@@ -46,18 +46,16 @@ class BrowserSeat:
         return self.page.context.request.post(self.base + path, form=fields, headers=headers)
 
     def shows_all(self, code) -> bool:
-        """Whether the page's own regions (its status, guide and bar) are those the table draws
-        for it now: the marks it holds (#own's held) are a fresh drawing's, for its choices."""
-        held, query = self.page.evaluate(OWN_QUERY)
+        """Whether the page's own regions (its status and bar) say what the table draws for it
+        now, for its choices: their words, as a fresh drawing of them has them."""
+        query = self.page.evaluate(OWN_QUERY)
         answer = self.page.context.request.get(
             f"{self.base}/t/{code}/p/mine?{query}", headers={"HX-Request": "true"}
         )
-        fresh = re.search(r'name="held" value="([^"]*)"', answer.text())
-        return bool(fresh) and fresh.group(1) == held
+        return self.page.evaluate(SAME_WORDS, answer.text())
 
 
-# What a phone sends when it fetches its own regions (its hx-include: #intent, #own), and the
-# marks it holds.
+# What a phone sends when it fetches its own regions (its hx-include: #intent, #own).
 OWN_QUERY = """() => {
   const fields = new URLSearchParams();
   for (const id of ["intent", "own"]) {
@@ -68,7 +66,13 @@ OWN_QUERY = """() => {
       fields.append(input.name, input.value);
     }
   }
-  return [document.querySelector("#own input[name=held]").value, fields.toString()];
+  return fields.toString();
+}"""
+# Whether the page's #status and #bar say what those of an answer (its HTML) say.
+SAME_WORDS = """(html) => {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  const words = (el) => el ? el.textContent.replace(/\\s+/g, " ").trim() : null;
+  return ["status", "bar"].every((id) => words(fresh.getElementById(id)) === words(document.getElementById(id)));
 }"""
 
 

@@ -439,6 +439,7 @@ def test_the_vendored_scripts_are_served_from_static_as_committed(app):
     assert set(hashes) == {
         "htmx-2.0.11.min.js",
         "htmx-ext-sse-2.2.4.min.js",
+        "idiomorph-ext-0.8.0.min.js",
         "js-sha256-0.11.1.min.js",
         "nosleep-0.12.0.min.js",
     }

@@ -210,7 +210,7 @@ def first_update(night, name) -> str:
 
 def test_the_stream_pushes_the_coup_odds_to_every_monte_phone(monte_night):
     update = first_update(monte_night, monte_night.punters[0])
-    assert '<div hx-swap-oob="true" id="odds"' in update
+    assert '<div hx-swap-oob="morph" id="odds"' in update
     assert "edge 55.6% · 8 of 36 win" in update
 
 

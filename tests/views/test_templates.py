@@ -3,7 +3,7 @@ dict its key) and the one-line SSE event a block is sent in (views.live)."""
 
 from types import SimpleNamespace
 
-from montones.live.updates import event
+from montones.web.screens import out_of_band, update
 
 
 def render(app, source: str, **context) -> str:
@@ -24,9 +24,9 @@ def test_dict_methods_and_attributes_of_other_objects_still_work(app):
 
 def test_a_block_goes_out_as_one_data_line_whatever_its_line_breaks():
     html = '<ul id="felt">\r\n  <li>a</li>\r\t<li\n\n   class="b">b</li>\n</ul>\n'
-    assert (
-        event("felt", html)
-        == 'event: felt\ndata: <ul id="felt"> <li>a</li> <li class="b">b</li> </ul>\n\n'
+    assert update(out_of_band(html)) == (
+        b'event: update\ndata: <ul hx-swap-oob="morph" id="felt"> <li>a</li>'
+        b' <li class="b">b</li> </ul>\n\n'
     )
 
 

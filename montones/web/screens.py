@@ -1,0 +1,188 @@
+"""What a live screen is sent: its regions whole, as out-of-band swaps that htmx's idiomorph
+extension merges into the page (``hx-swap-oob="morph"``: the page's elements, focus and what a
+player is typing are kept), in one ``update`` event.
+
+What every screen of a kind shows alike (a phone's felt, the whole TV) is rendered once per
+table, version, kind of screen and language, in the live channel's render cache: forty screens
+cost one render, not forty. A seated phone's seat regions (its status, its guide, its bar) are
+drawn for its seat, from the engine's views of them and the stake and mode the seat chose
+(``Channel.choose``); a stream draws them again only when one of those changed (:class:`SeatDrawing`).
+A tap's answer is the same regions, drawn for the tapping phone.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import current_app, render_template
+from flask_babel import force_locale
+
+from montones import service
+from montones.data import history
+from montones.live import channel
+from montones.rules.games import game
+from montones.web import tv as tv_views
+from montones.web.common import block_drawer, join_url, table_view
+
+PAGE = "play/table.html"
+# What every screen of a kind shows alike: (page template, block). Each block is one element
+# whose id is the block's name. A phone's "tap" carries the version and stage its taps on the
+# felt were made at (the felt's forms name only what they tap).
+SHARED = {
+    "phone": [(PAGE, "tap"), (PAGE, "felt"), (PAGE, "odds")],
+    "tv": [
+        ("tv/table.html", "tv_status"),
+        ("tv/table.html", "felt"),
+        ("tv/table.html", "players"),
+        ("tv/table.html", "recent"),
+    ],
+}
+# A phone's seat regions, drawn for its seat: what a tap is answered with. #own last: the
+# version they were drawn at and the drawing's nonce.
+SEAT_REGIONS = ["status", "guide", "bar", "own"]
+WATCHING = "tv/_watching.html"
+
+
+def shared(table, kind: str, locale: str) -> str:
+    """The blocks every screen of kind ``kind`` shows of ``table`` in ``locale``, out of band
+    (in a request context: the blocks hold links)."""
+    key = (table.code, table.version, kind, locale)
+    return channel.of().renders.get(key, lambda: _render(table, kind))
+
+
+def _render(table, kind: str) -> str:
+    context = {
+        "table": table,
+        "v": table_view(table),
+        "stage": service.stage(table.state),
+        "join_url": join_url(table),
+        "oob": False,
+        "tv": kind == "tv",
+        "phone": kind == "phone",
+        "tv_open": kind == "phone" and tv_open(table.code),
+        "recent": history.hands(table, limit=tv_views.RECENT) if kind == "tv" else [],
+    }
+    drawers = {template: block_drawer(template, context) for template, _block in SHARED[kind]}
+    # A block with nothing in it for this game (Montones' odds) is not sent.
+    blocks = (drawers[template](block) for template, block in SHARED[kind])
+    return "".join(out_of_band(html) for html in blocks if html.strip())
+
+
+def tv_open(code: str) -> bool:
+    """Whether a TV of the table is open: phones defer to its reveal only then (show.js). The
+    screens of this process are the ones known here."""
+    return any(screen.kind == "tv" for screen in channel.of().screens(code))
+
+
+def phone_context(table, player, choices: dict, **extra) -> dict:
+    """What a phone's page and its seat's regions are drawn from, for ``player`` (None: nobody
+    seated), with the stake and mode its seat chose."""
+    rules = game(table.game)
+    view = table_view(table, player.seat if player else None)
+    mode = choices.get("mode", "bet")
+    tap = rules.ACTIONS.get(mode)
+    return {
+        "table": table,
+        "v": view,
+        # A phone's seat regions are drawn from these two alone (see ``SeatDrawing.key_of``).
+        "status": rules.status_view(view) if player else None,
+        "bar": rules.bar_view(view) if player else None,
+        "stage": service.stage(table.state),
+        "mode": mode if tap is not None and tap.tap else "bet",
+        "stake": choices.get("amount", ""),
+        "custom": choices.get("custom", ""),
+        "player": player,
+        # Each drawing of the phone's seat regions comes with a fresh nonce (#own's "drawn",
+        # which their forms send): a form resent is a double click, not a new tap.
+        "nonce": secrets.token_urlsafe(12),
+        "phone": True,
+        "tv_open": tv_open(table.code),
+        "notice": None,
+        "confirming": None,
+        **extra,
+    }
+
+
+def seat_regions(context: dict, blocks: list[str]) -> str:
+    """A phone's seat ``blocks``, drawn with ``context``, out of band."""
+    draw = block_drawer(PAGE, context)
+    return "".join(out_of_band(draw(block)) for block in blocks)
+
+
+class SeatDrawing:
+    """A stream's drawing of its phone's seat regions, drawn again only when what they are
+    drawn from changes: at a table of thirty, another player's bet changes every felt and
+    most phones' seat regions not at all."""
+
+    __slots__ = ("key", "html")
+
+    def __init__(self):
+        self.key: tuple | None = None
+        self.html = ""
+
+    @staticmethod
+    def key_of(table, seat: str, choices: dict, now: float, view: dict) -> tuple:
+        """What the seat's regions are drawn from at ``table``'s version: the engine's
+        views of its status and its bar, the table's stage (which its forms carry), whether
+        the host has paused it, the seat's choices and whether a TV is open. ``view``: the
+        view every seat shares, worked out once per version."""
+        engine = game(table.game)
+        mine = {**view, "me": engine.my_view(table.state, seat, now)}
+        return (
+            engine.status_view(mine),
+            engine.bar_view(mine),
+            service.stage(table.state),
+            table.paused,
+            tuple(sorted(choices.items())),
+            tv_open(table.code),
+        )
+
+
+def shared_view(table) -> dict:
+    """The engine's view every seat shares at ``table``'s version, worked out once."""
+    key = (table.code, table.version, "view", "")
+    return channel.of().renders.get(key, lambda: game(table.game).view(table.state, None, None))
+
+
+def watching(count: int, locale: str) -> str:
+    """How many watch the table, out of band (no request needed: the template's words)."""
+    with force_locale(locale):
+        html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=False)
+    return out_of_band(html)
+
+
+def gone(table, reason: str | None, back: bool = False) -> str:
+    """What a phone is told over everything when its seat is no longer its own (``reason``),
+    or, ``back``, what said so taken away."""
+    return out_of_band(
+        render_template("play/_gone.html", table=table, gone=reason, back=back, oob=False)
+    )
+
+
+# --- the event -------------------------------------------------------------------------------
+
+# A line break and the spaces, tabs and line breaks after it. Written to start with a plain
+# character: a pattern that starts with a class ("[\r\n]+") is tried at every position of a
+# phone's felt; a "\r" is made a "\n" first. Not "\s", which takes in the
+# no-break spaces of numbers written the French way.
+_LINE_BREAKS = re.compile(r"\n[ \t\n]*")
+_FIRST_TAG = re.compile(r"^\s*<([a-zA-Z][\w:-]*)")
+
+
+def one_line(html: str) -> str:
+    """A block on one line: a line break and the indent after it are white space like a
+    single space wherever our blocks have them (between tags, in text and in attribute
+    values; none holds a <pre> or a <textarea>), and an event's data is one line."""
+    return _LINE_BREAKS.sub(" ", html.replace("\r", "\n")).strip()
+
+
+def out_of_band(html: str) -> str:
+    """A block (one element, rendered without its own swap) as an out-of-band morph by its id,
+    on one line."""
+    return _FIRST_TAG.sub(r'<\1 hx-swap-oob="morph"', one_line(html), count=1)
+
+
+def update(html: str) -> bytes:
+    """The ``update`` event carrying ``html``, out-of-band elements on one line."""
+    return f"event: update\ndata: {html}\n\n".encode()

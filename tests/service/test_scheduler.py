@@ -1,0 +1,46 @@
+"""The scheduler: one thread per process that moves the computer players when their turn is
+due, with no screen open (montones/live/scheduler.py)."""
+
+from __future__ import annotations
+
+import time
+
+from montones import service
+from montones.live import channel
+from montones.service import Actor
+from tests.service.test_computers import actions, table_with
+
+HOST = Actor(is_host=True)
+
+
+def until(check, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return check()
+
+
+def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
+    code, seats = table_with(app, computers=2)
+    with app.app_context():
+        service.act(code, HOST, "draw", {})
+        table = service.get_table(code)
+        if table.state["banker"] == seats["Ana"]:  # Ana's bank waits for Ana
+            service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
+            table = service.get_table(code)
+        due = service.clock_deadline(table)
+    live = channel.of(app)
+    assert not live.serving()  # no screen at all
+    live.scheduler.start()
+    try:
+        version = table.version
+        clock.advance(due - clock.time() - 0.05)
+        time.sleep(0.2)
+        assert live.broker.published_version(code) == version  # not before its turn
+        clock.advance(0.1)
+        assert until(lambda: live.broker.published_version(code) > version)
+        assert actions(app, code)[-1].actor != "system"  # the computer's own seat acted
+    finally:
+        live.scheduler.stop()
