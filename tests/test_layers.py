@@ -41,7 +41,7 @@ def imported(path: Path) -> set[str]:
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
 def test_a_layer_imports_only_the_layers_below_it(layer):
     own = f"montones.{layer}"
-    for path in sorted((PACKAGE / layer).glob("*.py")):
+    for path in sorted((PACKAGE / layer).rglob("*.py")):
         for name in imported(path):
             if name.startswith(own + ".") or name == own:
                 continue

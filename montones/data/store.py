@@ -14,7 +14,9 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask.signals import Namespace
-from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from montones.data import history
 from montones.data.clock import clock
@@ -286,8 +288,15 @@ def keep(device: str, code: str, kind: str, secret: str) -> None:
     ``code``, in place of the one of that kind it kept there, if any."""
     key = {"device_hash": hash_secret(device), "code": code, "kind": kind}
     with transaction() as conn:
-        conn.execute(delete(DEVICE_KEYS).where(*(DEVICE_KEYS.c[k] == v for k, v in key.items())))
-        conn.execute(insert(DEVICE_KEYS).values(**key, secret=secret, created_at=clock().utcnow()))
+        # One statement, so that two requests of one browser at once (two tabs) both succeed.
+        upsert = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}[conn.dialect.name]
+        row = upsert(DEVICE_KEYS).values(**key, secret=secret, created_at=clock().utcnow())
+        conn.execute(
+            row.on_conflict_do_update(
+                index_elements=list(key),
+                set_={"secret": secret, "created_at": row.excluded.created_at},
+            )
+        )
 
 
 def add_player(conn: Connection, table_id: int, seat: Seat, token_hash: str) -> None:

@@ -9,7 +9,7 @@ worker learn of an action taken in any other.
 Each open screen's stream waits here (:meth:`Broker.wait`) for a version of its table newer than
 the one it sent last, and then sends the newest: a stream that was busy skips the versions it
 missed. A table's waiters share one condition, so a change wakes its own table's streams alone.
-A change in a table's open screens (a watcher comes or goes) wakes them too (:meth:`Broker.nudge`).
+A change in a table's open screens (a watcher comes or goes) wakes them too (:meth:`Broker.nudged`).
 """
 
 from __future__ import annotations

@@ -208,22 +208,14 @@ def hour(iso: str) -> str:
     return format_time(datetime.fromisoformat(iso), "short")
 
 
-def render_regions(
-    template: str, blocks: list[str], http_status: int = 200, prerendered=None, **context
-):
-    """The named blocks of a page, the first swapped in place and the rest out of band.
-
-    ``prerendered(block, oob)`` may give a block's HTML already rendered for everyone (the
-    phone's felt, which the live streams render once per version).
-    """
+def render_regions(template: str, blocks: list[str], http_status: int = 200, **context):
+    """The named blocks of a page, the first swapped in place and the rest out of band."""
     if "nonce" not in context:
         context["nonce"] = secrets.token_urlsafe(12)
     draw = block_drawer(template, context)
     parts = []
     for i, block in enumerate(blocks):
-        oob = i > 0 or context.get("all_oob", False)
-        ready = prerendered(block, oob) if prerendered else None
-        parts.append(ready if ready is not None else draw(block, oob=oob))
+        parts.append(draw(block, oob=i > 0 or context.get("all_oob", False)))
     html = "".join(parts)
     response = make_response(html, http_status)
     response.headers["Vary"] = "HX-Request"

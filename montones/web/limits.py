@@ -215,7 +215,8 @@ def _admit_stream():
     except service.NotFound:
         return None  # the view answers it, and counts the guess
     actor, player = actor_for(table)
-    holder = f"seat:{player.seat}" if player else ("host" if actor.is_host else None)
+    # A host who also plays holds the host's streams (page, TVs and phone), not a seat's three.
+    holder = "host" if actor.is_host else (f"seat:{player.seat}" if player else None)
     ticket = Ticket(
         table.code,
         holder,

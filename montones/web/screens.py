@@ -60,7 +60,6 @@ def _render(table, kind: str) -> str:
         "oob": False,
         "tv": kind == "tv",
         "phone": kind == "phone",
-        "tv_open": kind == "phone" and tv_open(table.code),
         "recent": history.hands(table, limit=tv_views.RECENT) if kind == "tv" else [],
     }
     drawers = {template: block_drawer(template, context) for template, _block in SHARED[kind]}

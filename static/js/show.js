@@ -167,9 +167,9 @@
   // them instead of being kept whole. On a phone my own regions
   // wait for the moment the reveal reaches my last bet (the banker's, its end): until then
   // its result lines ([data-outcome]) and its bar are hidden and it says to watch the TV
-  // ([data-watch]). A phone at a table whose TV is not open (#tap's data-tv) plays nothing.
+  // ([data-watch]). A phone at a table whose TV is not open (#own's data-tv: drawn per seat, again when a TV opens or closes) plays nothing.
   function phone() { return document.body.classList.contains("phone"); }
-  function noTv() { return !!document.querySelector('#tap[data-tv="0"]'); }
+  function noTv() { return !!document.querySelector('#own[data-tv="0"]'); }
   function revealEnd(version) {
     var felt = clock();
     if (!felt || felt.dataset.reveal !== String(version) || !(version in starts)) { return 0; }

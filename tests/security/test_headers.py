@@ -54,6 +54,7 @@ GET_ROUTES = {
         ("anonymous", "/t/{code}/p/all", 403, "text/html"),
     ],
     "play.join": [("anonymous", "/t/{code}/join", 200, "text/html")],
+    "play.back": [("A", "/t/{code}/back", 200, None), ("anonymous", "/t/{code}/back", 204, None)],
     "play.rejoin": [("anonymous", "/t/{code}/rejoin", 200, "text/html")],
     "play.qr": [("anonymous", "/t/{code}/qr.svg", 200, "image/svg+xml")],
     "play.standings": [("anonymous", "/t/{code}/standings", 200, "text/html")],

@@ -800,6 +800,7 @@ UNKNOWN_CODE_ROUTES = [
     ("get", "/t/QQQQ/next", None),
     ("get", "/t/QQQQ/qr.svg", None),
     ("get", "/t/QQQQ/p/all", None),
+    ("get", "/t/QQQQ/back", None),
     ("post", "/t/QQQQ/a/bet", None),
     ("post", "/t/QQQQ/join", None),
     ("post", "/t/QQQQ/rejoin", None),
