@@ -46,10 +46,6 @@ GAP = 0.02
 # a phone's update in process); memory level 5 compresses them as well as 8 with a quarter of
 # its hash (docs/performance.md, "The live path").
 WINDOW_BITS, MEMORY_LEVEL, LEVEL = 15, 5, 6
-# A watcher's streams open at once from one client address, at one table: a phone's page, a
-# second tab, a reload whose old stream has not closed yet. The TV counts them, so a guest
-# cannot make it say more than this many for each device they hold.
-WATCHERS_PER_ADDRESS = 3
 
 
 @bp.get("/stream")
@@ -62,9 +58,6 @@ def stream(code):
     seen = request.args.get("v", type=int, default=-1)
     address = request.remote_addr or ""
     live = channel.of()
-    if kind == "watch" and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS:
-        # A failed EventSource does not connect again (a status other than 200 ends it).
-        return Response(status=429, headers={"Cache-Control": "no-store"})
     seat = player.seat if player else None
     screen = Screen(
         code=table.code,
@@ -93,14 +86,6 @@ def stream(code):
         try:
             yield RETRY
             live.broker.publish(table.code, table.version, table)  # a version unknown here yet
-            if (
-                kind == "watch"
-                and _watching_from(live, table.code, address) >= WATCHERS_PER_ADDRESS
-            ):
-                # Opened at once with others from its address, which the count above had not
-                # seen yet: counted again here, where under montones serve (greenlets) nothing
-                # else runs between the count and the open.
-                return
             opened = live.open(screen)
             mark, sent_at = (seen, -1), 0.0
             while opened and not screen.ended:
@@ -285,10 +270,3 @@ def gzipped(chunks):
         for data in chunks:
             yield packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
     yield packer.flush()
-
-
-def _watching_from(live: channel.Channel, code: str, address: str) -> int:
-    """The watchers' streams this process holds open at table ``code`` for ``address``."""
-    return sum(
-        screen.kind == "watch" and screen.address == address for screen in live.screens(code)
-    )

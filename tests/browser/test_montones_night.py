@@ -377,7 +377,7 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     expect(ana.get_by_role("button", name="Close bets and turn the heaps")).to_be_visible(
         timeout=TIMEOUT
     )
-    expect(ben.locator("#tap")).to_have_attribute("data-tv", "0")
+    expect(ben.locator("#own")).to_have_attribute("data-tv", "0")
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     # The whole reveal takes about five seconds on a TV; without one, a second is plenty.
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=1500)
@@ -392,3 +392,9 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     ben.get_by_role("button", name="Show the hints again").click()
     expect(guide).to_be_visible()
     expect(guide).to_contain_text("Your turn to cut the deck")
+    # A TV opened now is known to the phones at once, with nobody tapping: from their next
+    # hand on, they defer to its reveal (a phone kept the old word until the next action).
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    expect(ben.locator("#own")).to_have_attribute("data-tv", "1", timeout=TIMEOUT)
+    tv.close()

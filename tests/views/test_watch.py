@@ -12,7 +12,7 @@ import segno
 
 from montones import create_app
 from montones.config import TestConfig
-from montones.web import screens, stream
+from montones.web import limits, screens
 from tests.helpers.nights import Night, put_state
 from tests.views.test_stream import Stream, url
 
@@ -222,7 +222,7 @@ def test_one_device_counts_for_a_few_watchers_at_most(night):
     guest = night.app.test_client()
     opened = []
     try:
-        for n in range(stream.WATCHERS_PER_ADDRESS):
+        for n in range(limits.DEVICE_STREAMS):
             opened.append(watcher(guest, url(night, "watch", version), 7)[0])
             assert watching(tv.events(until="update")) == [f"{n + 1} watching"]
         at = {"REMOTE_ADDR": "192.168.1.7"}
@@ -230,7 +230,7 @@ def test_one_device_counts_for_a_few_watchers_at_most(night):
         assert refused.status_code == 429 and refused.mimetype != "text/event-stream"
         opened.append(watcher(guest, url(night, "watch", version), 8)[0])
         said = watching(tv.events(until="update"))
-        assert said == [f"{stream.WATCHERS_PER_ADDRESS + 1} watching"]
+        assert said == [f"{limits.DEVICE_STREAMS + 1} watching"]
         # The TV's own stream from that device is no watcher's: not refused.
         more_tv = night.host.get(url(night, "tv", version), buffered=False, environ_base=at)
         assert more_tv.status_code == 200 and more_tv.mimetype == "text/event-stream"
