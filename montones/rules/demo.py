@@ -2,7 +2,8 @@
 
 While a table waits for its players, its TV shows how its game goes: a hand played from the
 seating to its result by the game's own engine and computer strategy (``Game.play``), one step
-per action, each with a caption its engine gives (``Game.caption``). Nothing of it touches a
+per action; the game's own template words each step (``templates/games/<NAME>/_demo.html``
+turns a step's kind and the TV's view of it into a caption). Nothing of it touches a
 table: no database, no ledger, no history. It is a replay, not a deal: its cards come from a
 seed (:func:`montones.rules.chance.rehearsal`), so the same seed plays the same hand in any
 worker, and every TV of a table shows the same step at the same time (:func:`step_at`).
@@ -33,12 +34,10 @@ SEATED = "seated"  # the first step's kind: the players at the table, before any
 class Step:
     """One step of a demonstration hand: what was done (``kind``: an action of the game, a
     move the game made by itself, or :data:`SEATED`), by whom (``seat``, None for the game or
-    the host), the caption code its engine gives it, and the table after it: its state and
-    the TV's view of it."""
+    the host), and the table after it: its state and the TV's view of it."""
 
     kind: str
     seat: str | None
-    caption: str
     state: State
     view: dict[str, Any]
 
@@ -98,7 +97,7 @@ def _next_move(
 
 def _step(rules: Game, kind: str, seat: str | None, state: State, now: float) -> Step:
     view = rules.view(state, None, now)
-    return Step(kind, seat, rules.caption(kind, view), state, view)
+    return Step(kind, seat, state, view)
 
 
 def step_at(rules: Game, table_code: str, now: float) -> tuple[int, int, Step]:

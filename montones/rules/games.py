@@ -76,7 +76,6 @@ class Game(Protocol):
         """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
 
     def standings(self, state: State) -> list[dict]: ...
-    def between_banks(self, state: State) -> bool: ...
     def table_odds(self, state: State) -> dict[str, Any]:
         """The odds of the table's bets (:class:`~montones.rules.odds.Odds`), as its
         templates show them."""
@@ -115,10 +114,6 @@ class Game(Protocol):
         ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
         seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
 
-    def caption(self, kind: str, view: dict[str, Any]) -> str:
-        """The caption code of a step of the TV's demonstration (:mod:`montones.rules.demo`):
-        what the action ``kind`` (or the game's own move, or ``"seated"``) that led to the
-        TV's ``view`` shows; ``templates/games/<NAME>/_demo.html`` puts it in words."""
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}

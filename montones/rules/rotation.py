@@ -230,8 +230,8 @@ def seats_view(
 def night_view(state: State, names: dict[str, str], first_draw: bool) -> dict[str, Any]:
     """A view's part about the night rather than the deal: the draw for the first bank (while
     ``first_draw``, nothing dealt since), the bank last passed with its banker's name, the
-    standings once the night is over (every bank back in its banker's chips by then), and the
-    table's settings."""
+    standings once the night is over (every bank back in its banker's chips by then), whether
+    it stands between banks (the TV has room for the night so far), and the table's settings."""
     passed = state.get("passed")
     return {
         "draws": [
@@ -242,6 +242,7 @@ def night_view(state: State, names: dict[str, str], first_draw: bool) -> dict[st
         else [],
         "passed": passed and {**passed, "name": names[passed["banker"]]},
         "standings": table.standings(state) if state["phase"] == FINISHED else [],
+        "between_banks": between_banks(state),
         "settings": state["settings"],
     }
 

@@ -20,7 +20,6 @@ from montones.rules.monte.actions import (
     active,
     after_pause,
     bet,
-    between_banks,
     cut_deadline,
     cut_deck,
     cut_timed_out,
@@ -64,7 +63,7 @@ from montones.rules.monte.settle import (
     settle_coup,
     winning_unseen,
 )
-from montones.rules.monte.views import CAPTIONS, bar_view, caption, my_view, status_view, view
+from montones.rules.monte.views import bar_view, my_view, status_view, view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
@@ -133,7 +132,6 @@ __all__ = [
     "ACTIONS",
     "BANK",
     "BETTING",
-    "CAPTIONS",
     "COUP_OVER",
     "CUT",
     "DECK",
@@ -156,8 +154,6 @@ __all__ = [
     "balances",
     "bar_view",
     "bet",
-    "between_banks",
-    "caption",
     "check_bet",
     "check_dealt",
     "check_options",

@@ -87,7 +87,6 @@ draw_for_bank = rotation.draw_for_bank
 after_pause = rotation.after_pause
 follow_up = rotation.follow_up
 over = rotation.over
-between_banks = rotation.between_banks
 standings = rotation.standings
 cut_deadline = rotation.cut_deadline
 

@@ -1,5 +1,5 @@
 """What a seat may see: the table for one seat (the TV is seat None), what a phone's status
-and bar are drawn from, and the demonstration's captions."""
+and bar are drawn from."""
 
 from __future__ import annotations
 
@@ -114,20 +114,6 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     return rotation.seat_view(
         state, seat, bets, most, {BANK: {"decline"}, BETTING: {"gate"}, COUP_OVER: {"next"}}
     )
-
-
-# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
-# code of its caption (templates/games/monte/_demo.html words it).
-CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
-
-
-def caption(kind: str, view_: dict[str, Any]) -> str:
-    """The caption of a demonstration's step: what ``kind`` means, and once the gate is turned,
-    which layouts its suit won (both, one, or neither)."""
-    result = view_["result"]
-    if kind != "gate" or result is None:
-        return CAPTIONS[kind]
-    return {0: "gate_none", 1: "gate_one"}.get(len(result["winning"]), "gate_both")
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from montones.rules.monte_bank.bank import (
     aces,
     active,
     after_pause,
-    between_banks,
     check_settings,
     cut_deadline,
     cut_deck,
@@ -82,7 +81,7 @@ from montones.rules.monte_bank.settle import (
     turning_order,
     void_cards,
 )
-from montones.rules.monte_bank.views import CAPTIONS, bar_view, caption, my_view, status_view, view
+from montones.rules.monte_bank.views import bar_view, my_view, status_view, view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
@@ -168,7 +167,6 @@ __all__ = [
     "ACTIONS",
     "BANK",
     "BETTING",
-    "CAPTIONS",
     "CUT",
     "DEAL_OVER",
     "DECK",
@@ -198,9 +196,7 @@ __all__ = [
     "balances",
     "bar_view",
     "bet",
-    "between_banks",
     "by_rank",
-    "caption",
     "change",
     "check_bet",
     "check_dealt",

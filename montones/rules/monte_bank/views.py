@@ -1,5 +1,5 @@
 """What a seat may see: the table for one seat (the TV is seat None), what a phone's status
-and bar are drawn from, and the demonstration's captions."""
+and bar are drawn from."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from montones.rules import rotation, table
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
-    FOUR_OF_A_RANK,
-    LOWER_MATCHES_UPPER,
-    LOWER_PAIR,
     PAYS,
     POSITIONS,
     SIDES,
@@ -142,27 +139,6 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     return rotation.seat_view(
         state, seat, bets, most, {BETTING: {"close"}, DEAL_OVER: {"next", "aces"}}
     )
-
-
-# What each step of the TV's demonstration shows (``Game.caption``): an action's kind to the
-# code of its caption (templates/games/monte_bank/_demo.html words it).
-CAPTIONS = {"seated": "seated", "draw": "draw", "bank": "bank", "cut": "cut", "bet": "bet"}
-_VOID_CAPTIONS = {
-    FOUR_OF_A_RANK: "void_four",
-    LOWER_PAIR: "void_lower_pair",
-    LOWER_MATCHES_UPPER: "void_lower_matches_upper",
-}
-
-
-def caption(kind: str, view_: dict[str, Any]) -> str:
-    """The caption of a demonstration's step: what ``kind`` means; a cut that found the deal
-    void, why; and bets closed, how the cards turned decide them."""
-    void = view_["void"]
-    if kind == "cut" and void is not None and void["fresh"]:
-        return _VOID_CAPTIONS[void["why"]]
-    if kind == "close" and view_["result"] is not None:
-        return "turned"
-    return CAPTIONS[kind]
 
 
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:

@@ -93,10 +93,7 @@ from montones.rules.montones.state import (
     tied_heaps,
 )
 from montones.rules.montones.views import (
-    CAPTIONS,
-    QUICK_STAKES,
     bar_view,
-    caption,
     my_view,
     stacks,
     status_view,
@@ -217,16 +214,10 @@ def over(state: State) -> bool:
     return False
 
 
-def between_banks(state: State) -> bool:
-    """No bank is running and one has: the TV has room for the night so far."""
-    return state["phase"] == FINISHED or (state["phase"] == AUCTION and state["hands"] > 0)
-
-
 __all__ = [
     "ACTIONS",
     "AUCTION",
     "BETTING",
-    "CAPTIONS",
     "CUT",
     "DECK",
     "DEFAULT_SETTINGS",
@@ -235,7 +226,6 @@ __all__ = [
     "HIDDEN_WHILE_LIVE",
     "MIN_HEAP_CARDS",
     "NAME",
-    "QUICK_STAKES",
     "REY",
     "REY_DE_OROS",
     "ROUND",
@@ -253,9 +243,7 @@ __all__ = [
     "bar_view",
     "bet",
     "bet_against",
-    "between_banks",
     "can_keep_heaps",
-    "caption",
     "check_dealt",
     "choose_bank_heap",
     "close_auction",

@@ -1,5 +1,5 @@
 """What a seat may see: the table for one seat (the TV is seat None), what a phone's status
-and bar are drawn from, and the demonstration's captions."""
+and bar are drawn from."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from montones.rules import table
 from montones.rules.montones.bets import most_stake
-from montones.rules.montones.settle import REY, REY_DE_OROS, explained, heap_wins
+from montones.rules.montones.settle import REY, explained, heap_wins
 from montones.rules.montones.state import (
     AUCTION,
     BETTING,
@@ -18,7 +18,6 @@ from montones.rules.montones.state import (
     bank_closing,
     can_keep_heaps,
 )
-from montones.rules.settlement import WON
 from montones.rules.table import State
 
 
@@ -124,6 +123,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             **result,
             "settled": [{**line, "name": names[line["player"]]} for line in result["settled"]],
         },
+        # No bank is running and one has: the TV has room for the night so far.
+        "between_banks": phase == FINISHED or (phase == AUCTION and state["hands"] > 0),
         "settings": state["settings"],
         "me": None,
     }
@@ -213,39 +214,6 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
     }
 
 
-# What each step of the TV's demonstration shows (``Game.caption``): an action's kind, or the
-# game's own move, to the code of its caption (templates/games/montones/_demo.html words it).
-CAPTIONS = {
-    "seated": "seated",
-    "offer": "offer",
-    "pass": "pass",
-    "close_auction": "bank_taken",
-    "cut": "cut",
-    "heaps": "heaps",
-    "choose": "choose",
-    "bet": "bet",
-    "against": "against",
-}
-
-
-def caption(kind: str, view_: dict[str, Any]) -> str:
-    """The caption of a demonstration's step: what ``kind`` means, and once the heaps are
-    turned, the rule that decided the hand (a banker's Rey, the Rey de oros paid double, or
-    the higher card)."""
-    result = view_["result"]
-    if kind != "close" or result is None:
-        return CAPTIONS[kind]
-    if result["bank_card"][0] == REY:
-        return "rey_banker"
-    cards = result["cards"]
-    if any(
-        line["result"] == WON and line["kind"] == "heap" and cards[line["heap"] - 1] == REY_DE_OROS
-        for line in result["settled"]
-    ):
-        return "rey_de_oros"
-    return "turned"
-
-
 def status_view(view_: dict[str, Any]) -> dict[str, Any]:
     """What a phone's status (its chips, the step, the bank, how my bets came out) is drawn
     from, and nothing more (its template's ``v``): not the heaps' bets nor the other players'
@@ -265,27 +233,22 @@ _STATUS_KEYS = (
 )
 
 
-QUICK_STAKES = (1, 5, 10, 25)
-
-
 def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
     """What a phone's action bar is drawn from, and nothing more (its template's ``v``).
 
-    While I bet, it offers the quick stakes my chips and the bank allow, and the all-in chip
-    (worked out when the tap arrives); my chips only where it shows them (the most I can offer
-    or put up).
+    While I bet, the most I can stake (its quick stakes are the ones my chips and the bank
+    allow); my chips only where it shows them (the most I can offer or put up).
     """
     me = view_["me"] or {}
     bank, can = view_["bank"], me.get("can", [])
-    least = view_["settings"]["min_bet"]
     return {
         "phase": view_["phase"],
         "me": {
             "can": can,
             "chips": me.get("chips") if "offer" in can or "abona" in can else None,
             "offer": me.get("offer"),
+            "most": me.get("most", 0) if "bet" in can else None,
         },
-        "quick": [q for q in QUICK_STAKES if least <= q <= me.get("most", 0)],
         "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
         "bank_heap": view_["bank_heap"],
         "cutter_name": view_["cutter_name"],
