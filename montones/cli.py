@@ -154,7 +154,6 @@ def simulate(name, players, hands, seed, export):
     from montones.rules import audit
     from montones.rules.computer import NAMES, PATIENCE
     from montones.rules.games import game
-    from montones.rules.table import MOST_ROUNDS
 
     if not 2 <= players <= len(NAMES) or hands < 1:
         return _fail("simulate", f"--players is 2 to {len(NAMES)}, and --hands at least 1")
@@ -172,12 +171,8 @@ def simulate(name, players, hands, seed, export):
         )
         with app.app_context():
             host = service.Actor(is_host=True)
-            # Banks enough for every hand asked for, where the night ends once all are held
-            # (a table takes MOST_ROUNDS at most: every bank deals a hand or more).
-            banks = min(hands, MOST_ROUNDS)
-            settings = (
-                {"banks_each": banks} if "banks_each" in rules.new_table()["settings"] else {}
-            )
+            # A night long enough for every hand asked for, where the game ends one by itself.
+            settings = rules.settings_for_rounds(hands)
             table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
             for _ in range(players):
                 service.add_computer(table.code, host)

@@ -135,7 +135,8 @@ class DeviceKey(db.Model):
 
 
 # The night's record: rows are only ever added. The database itself refuses to change or
-# remove one, whoever asks (the app, a script, a hand-typed query).
+# remove one, whoever asks (the app, a script, a hand-typed query): triggers the migrations
+# create (montones/migrations/versions/, each with its own copy of their statements).
 APPEND_ONLY = ("ledger", "actions", "hands")
 
 
@@ -167,38 +168,6 @@ def _one_process_at_a_time(engine):
         finally:
             conn.exec_driver_sql("SELECT pg_advisory_unlock(727357)")
             conn.commit()
-
-
-def append_only_triggers(dialect: str) -> list[str]:
-    """The statements that make the database refuse to change or remove a record's row."""
-    if dialect == "postgresql":
-        return [
-            "CREATE OR REPLACE FUNCTION montones_append_only() RETURNS trigger AS $$ "
-            "BEGIN RAISE EXCEPTION '%% is append-only: %% refused', TG_TABLE_NAME, TG_OP; "
-            "END $$ LANGUAGE plpgsql",
-            *(
-                f"CREATE OR REPLACE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE "
-                f"ON {table} FOR EACH ROW EXECUTE FUNCTION montones_append_only()"
-                for table in APPEND_ONLY
-            ),
-        ]
-    if dialect == "sqlite":
-        return [
-            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} refused'); END"
-            for table in APPEND_ONLY
-            for op in ("UPDATE", "DELETE")
-        ]
-    return []
-
-
-def drop_append_only_triggers(dialect: str, table: str) -> list[str]:
-    """The statements that lift :func:`append_only_triggers` from one table."""
-    if dialect == "postgresql":
-        return [f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}"]
-    if dialect == "sqlite":
-        return [f"DROP TRIGGER IF EXISTS {table}_no_{op}" for op in ("update", "delete")]
-    return []
 
 
 def _owner_only(path: str | None) -> None:

@@ -29,6 +29,13 @@ class Game(Protocol):
     what the rules refuse with a :class:`RulesError`. What every game shares is
     :mod:`montones.rules.table`; what a game whose bank goes round the table shares (Monte,
     Monte Bank) is :mod:`montones.rules.rotation`.
+
+    These members are all the rest of the app asks of a game, each asked by the service, the
+    data layer, the web, the audit or the TV's demonstration; what only one engine's code uses
+    stays inside it. A game's words are its templates': the engine gives codes (a phase, a
+    step's kind, a result) and data (its views), and ``templates/games/<NAME>/`` turns them
+    into words through ``_()``, the demonstration's captions and the quick stakes of a bar
+    among them. What only templates draw is part of the views, not a member of its own.
     """
 
     # --- the lobby and the service: a table's settings, its actions and its clock ---------
@@ -38,6 +45,10 @@ class Game(Protocol):
     ACTIONS: Mapping[str, Action]  # kind -> what it does, its fields, who may do it
 
     def settings_from(self, values: dict[str, Any]) -> dict[str, Any]: ...
+    def settings_for_rounds(self, rounds: int) -> dict[str, Any]:
+        """Settings for a night of ``rounds`` rounds at least, where the game ends a night by
+        itself (``montones simulate``)."""
+
     def new_table(self, settings: dict | None = None) -> State: ...
     def join(
         self, state: State, pid: str, name: str, chips: int, computer: bool = False
@@ -113,7 +124,6 @@ class Game(Protocol):
         :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
         ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
         seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
-
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}

@@ -199,6 +199,12 @@ def standings(state: State) -> list[dict]:
     return table.standings(state, {banker: state["bank"]} if banker and state["bank"] else None)
 
 
+def settings_for_rounds(rounds: int) -> dict[str, Any]:
+    """A night that lasts ``rounds`` rounds at least: banks enough for every player (every bank
+    plays a round or more), up to the most a table takes."""
+    return {"banks_each": min(rounds, table.MOST_ROUNDS)}
+
+
 def between_banks(state: State) -> bool:
     """No bank is running and one has: the TV has room for the night so far."""
     return state["phase"] == FINISHED or (state["phase"] == BANK and any(state["banks"].values()))

@@ -123,7 +123,7 @@ MOST_CHIPS = 1_000_000  # a table's starting chips, a bank, a bet's limit, a top
 MOST_MINUTES = 24 * 60  # a bank's time: a night is shorter than a day
 MOST_SECONDS = 60 * 60  # the time to cut: an hour
 # Banks each player holds, deals a bank runs, coups of a short bank: more than a night holds
-# (montones simulate asks as many banks as the hands it plays, up to this).
+# (montones simulate asks as many banks as the hands it plays, up to this: ``settings_for_rounds``).
 MOST_ROUNDS = 1_000
 _CHIPS = Phrase("%(setting)s can be at most 1,000,000 chips")
 _ROUNDS = Phrase("%(setting)s can be at most 1,000")

@@ -24,7 +24,6 @@ from montones.data.models import (
     GameTable,
     LedgerEntry,
     Player,
-    append_only_triggers,
 )
 from montones.extensions import db
 from montones.rules import monte
@@ -144,11 +143,19 @@ class Checkpoint:
             # inside its transaction, and put back before it commits.
             dialect = db.engine.dialect.name
             connection = db.session.connection()
-            for table in APPEND_ONLY:
-                if dialect == "sqlite":
-                    for op in ("update", "delete"):
-                        connection.exec_driver_sql(f"DROP TRIGGER {table}_no_{op}")
-                else:
+            # SQLite cannot disable a trigger: each is dropped, and made again as it was.
+            triggers = (
+                connection.exec_driver_sql(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN "
+                    f"({', '.join(repr(table) for table in APPEND_ONLY)})"
+                ).all()
+                if dialect == "sqlite"
+                else []
+            )
+            for name, _sql in triggers:
+                connection.exec_driver_sql(f"DROP TRIGGER {name}")
+            if dialect != "sqlite":
+                for table in APPEND_ONLY:
                     connection.exec_driver_sql(f"ALTER TABLE {table} DISABLE TRIGGER USER")
             db.session.execute(
                 delete(Action).where(Action.table_id == tid, Action.id > self.last_action)
@@ -171,10 +178,9 @@ class Checkpoint:
             table.paused = self.fields["paused"]
             table.ended_at = self.fields["ended_at"]
             db.session.flush()
-            if dialect == "sqlite":
-                for statement in append_only_triggers(dialect):
-                    connection.exec_driver_sql(statement)
-            else:
+            for _name, sql in triggers:
+                connection.exec_driver_sql(sql)
+            if dialect != "sqlite":
                 for table_name in APPEND_ONLY:
                     connection.exec_driver_sql(f"ALTER TABLE {table_name} ENABLE TRIGGER USER")
             db.session.commit()

@@ -1,6 +1,8 @@
 """The schema is the migrations' (montones/migrations/): a new database is made by them as the
 models describe it, and a database made before them is brought up to date."""
 
+from pathlib import Path
+
 import flask_migrate
 from sqlalchemy import inspect
 
@@ -62,3 +64,16 @@ def test_the_migrations_go_down_to_nothing_and_up_again(fresh_database):
         assert revision() == HEAD
         flask_migrate.check()
         db.engine.dispose()
+
+
+def test_a_migration_imports_nothing_of_the_app():
+    """A migration is frozen: it holds its own copy of what it runs (the triggers' statements,
+    a ledger kind), so that changing the models never changes what an old migration does."""
+    versions = Path(__file__).resolve().parents[2] / "montones" / "migrations" / "versions"
+    found = [
+        f"{path.name}: {line.strip()}"
+        for path in sorted(versions.glob("*.py"))
+        for line in path.read_text().splitlines()
+        if line.lstrip().startswith(("import montones", "from montones"))
+    ]
+    assert not found, "\n".join(found)

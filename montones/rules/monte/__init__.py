@@ -128,6 +128,8 @@ def balances(state: State) -> dict[str, int]:
     )
 
 
+settings_for_rounds = rotation.settings_for_rounds
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -183,6 +185,7 @@ __all__ = [
     "put_up_bank",
     "record_lines",
     "replay",
+    "settings_for_rounds",
     "settings_from",
     "settle_coup",
     "shares",

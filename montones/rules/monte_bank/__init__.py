@@ -163,6 +163,8 @@ def balances(state: State) -> dict[str, int]:
     return accounts
 
 
+settings_for_rounds = rotation.settings_for_rounds
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -235,6 +237,7 @@ __all__ = [
     "record_lines",
     "replay",
     "scenario_bet",
+    "settings_for_rounds",
     "settings_from",
     "shares",
     "stack_size",

@@ -188,6 +188,11 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def settings_for_rounds(rounds: int) -> dict[str, Any]:
+    """A Montones night lasts until its host ends it: any table plays ``rounds`` hands."""
+    return {}
+
+
 def stage(state: State) -> str:
     """What a screen was showing: a request made at another stage of the table is stale."""
     return f"{state['hands']}-{state['phase']}"
@@ -280,6 +285,7 @@ __all__ = [
     "record_lines",
     "replay",
     "se_abona",
+    "settings_for_rounds",
     "settings_from",
     "settle_hand",
     "shares",
