@@ -1,6 +1,7 @@
-"""The web: blueprints by audience (``lobby``, ``play`` for the phones, ``tv``, ``watch`` for a
-guest without a seat, ``host``, and the live ``stream``), their drawing helpers (``common``),
-and the web's add-ons: ``security`` (sessions, CSRF, headers), ``limits`` (allowances per client
+"""The web: blueprints by audience (``lobby``; for a player's phone ``seats`` to take a seat,
+``play`` for the table's screen and taps, ``records`` for its hands and standings; ``tv``,
+``watch`` for a guest without a seat, ``host``, and the live ``stream``), their drawing
+helpers (``common``), the app's own error pages (``errors``), and the web's add-ons: ``security`` (sessions, CSRF, headers), ``limits`` (allowances per client
 address), ``assets`` (compression, static files kept by the browser), ``chart`` and ``i18n``.
 
 May import every layer below: ``montones.rules``, ``montones.data``, ``montones.service`` and
@@ -9,7 +10,20 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 
 from montones import service
 from montones.rules.games import GAMES, game
-from montones.web import assets, chart, common, host, lobby, play, stream, tv, watch
+from montones.web import (
+    assets,
+    chart,
+    common,
+    errors,
+    host,
+    lobby,
+    play,
+    records,
+    seats,
+    stream,
+    tv,
+    watch,
+)
 
 
 def init_app(app):
@@ -22,5 +36,6 @@ def init_app(app):
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["chart_size"] = chart.size
     app.jinja_env.globals["version_age"] = service.age
-    for module in (lobby, play, tv, watch, stream, host):
+    errors.init_app(app)
+    for module in (lobby, seats, play, records, tv, watch, stream, host):
         app.register_blueprint(module.bp)

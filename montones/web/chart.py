@@ -1,6 +1,6 @@
 """The standings chart: each player's chips over the night, drawn by pygal as a plain SVG.
 
-The SVG is served as an image (``play.standings_chart``), so it carries its own colours and
+The SVG is served as an image (``records.standings_chart``), so it carries its own colours and
 type sizes: one look for a phone held in the hand, one for the TV read from the sofa.
 
 pygal's time grows with the lines and their points (a table's most seats, ``MOST_POINTS``

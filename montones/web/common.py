@@ -237,7 +237,7 @@ def block_drawer(template: str, context: dict):
 
 
 def join_url(table) -> str:
-    return public_url("play.join", table)
+    return public_url("seats.join", table)
 
 
 def watch_url(table) -> str:
@@ -252,6 +252,13 @@ def public_url(endpoint: str, table) -> str:
     return (
         public.rstrip("/") + path if public else url_for(endpoint, code=table.code, _external=True)
     )
+
+
+def not_kept(response):
+    """A seat's pages show its rejoin code, its hands and the table's record: no cache keeps
+    them (an answer that says otherwise keeps its own). The table's blueprints' after_request."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
 
 
 def back_to(endpoint: str, **values):

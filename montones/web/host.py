@@ -210,7 +210,7 @@ def act(code, kind):
         elif kind in ("pause", "resume", "end"):
             service.host_action(table.code, actor, kind)
             if kind == "end":
-                return back_to("play.standings", code=table.code)
+                return back_to("records.standings", code=table.code)
         else:
             spec = game(table.game).ACTIONS[kind]
             nonce = request.form.get("nonce") or None

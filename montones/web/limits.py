@@ -94,7 +94,7 @@ def _naming() -> bool:
 
 
 def _seating() -> bool:
-    return request.method == "POST" and request.endpoint in ("play.join", "play.rejoin")
+    return request.method == "POST" and request.endpoint in ("seats.join", "seats.rejoin")
 
 
 def _creating() -> bool:

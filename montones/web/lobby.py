@@ -99,7 +99,7 @@ def go():
             form={},
             error=_("No table has the code %(code)s.", code=code or "—"),
         ), 404
-    return back_to("play.join", code=table.code)
+    return back_to("seats.join", code=table.code)
 
 
 @bp.get("/rules/<name>")

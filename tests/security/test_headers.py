@@ -53,19 +53,19 @@ GET_ROUTES = {
         ("A", "/t/{code}/p/felt", 200, "text/html"),
         ("anonymous", "/t/{code}/p/all", 403, "text/html"),
     ],
-    "play.join": [("anonymous", "/t/{code}/join", 200, "text/html")],
+    "seats.join": [("anonymous", "/t/{code}/join", 200, "text/html")],
     "play.back": [("A", "/t/{code}/back", 200, None), ("anonymous", "/t/{code}/back", 204, None)],
-    "play.rejoin": [("anonymous", "/t/{code}/rejoin", 200, "text/html")],
-    "play.qr": [("anonymous", "/t/{code}/qr.svg", 200, "image/svg+xml")],
-    "play.standings": [("anonymous", "/t/{code}/standings", 200, "text/html")],
+    "seats.rejoin": [("anonymous", "/t/{code}/rejoin", 200, "text/html")],
+    "seats.qr": [("anonymous", "/t/{code}/qr.svg", 200, "image/svg+xml")],
+    "records.standings": [("anonymous", "/t/{code}/standings", 200, "text/html")],
     # No next night yet: back to the standings.
-    "play.next_night": [("A", "/t/{code}/next", 303, None)],
-    "play.recall": [
+    "seats.next_night": [("A", "/t/{code}/next", 303, None)],
+    "records.recall": [
         ("A", "/t/{code}/history", 200, "text/html"),
         ("anonymous", "/t/{code}/history", 403, "text/html"),
     ],
-    "play.verify": [("anonymous", "/t/{code}/verify/1", 404, "text/html")],  # no hand yet
-    "play.standings_chart": [
+    "records.verify": [("anonymous", "/t/{code}/verify/1", 404, "text/html")],  # no hand yet
+    "records.standings_chart": [
         ("anonymous", "/t/{code}/standings.svg", 200, "image/svg+xml"),
         ("anonymous", "/t/{code}/standings.svg?screen=tv", 200, "image/svg+xml"),
     ],
@@ -141,7 +141,7 @@ def csp_of(response) -> dict[str, list[str]]:
 
 
 def check_csp(what, response) -> None:
-    if what[1] == "play.standings_chart":
+    if what[1] == "records.standings_chart":
         check_image_csp(what, response)
         return
     csp = csp_of(response)
@@ -260,10 +260,13 @@ def test_a_seats_pages_are_never_stored(app, tables):
     checked = set()
     for (game, endpoint, actor, url, hx), response, _status, _kind in fetch_all(tables):
         # The images (the join QR code, the standings chart) keep their own rules.
-        if endpoint.startswith("play.") and response.mimetype == "text/html":
+        if (
+            endpoint.startswith(("play.", "seats.", "records."))
+            and response.mimetype == "text/html"
+        ):
             assert response.headers.get("Cache-Control") == "no-store", (game, url, actor, hx)
             checked.add(endpoint)
-    assert {"play.page", "play.recall", "play.verify"} <= checked
+    assert {"play.page", "records.recall", "records.verify"} <= checked
 
 
 def test_a_server_error_carries_the_content_security_policy_too(tmp_path):

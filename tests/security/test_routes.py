@@ -52,10 +52,10 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 STATE_CHANGING = {
     "lobby.create": {"POST"},  # POST /tables
     "lobby.practice": {"POST"},  # POST /practice
-    "play.leave_practice": {"POST"},  # POST /t/<code>/leave-practice
+    "seats.leave_practice": {"POST"},  # POST /t/<code>/leave-practice
     "play.act": {"POST"},  # POST /t/<code>/a/<kind>
-    "play.join": {"POST"},  # POST /t/<code>/join
-    "play.rejoin": {"POST"},  # POST /t/<code>/rejoin
+    "seats.join": {"POST"},  # POST /t/<code>/join
+    "seats.rejoin": {"POST"},  # POST /t/<code>/rejoin
     "host.act": {"POST"},  # POST /t/<code>/host/<kind>
 }
 # The host's own switches, outside the rules' actions (service.host_action).
@@ -167,9 +167,9 @@ class Row:
         if self.path.startswith("/host/"):
             return "host.act"
         return {
-            "/join": "play.join",
-            "/rejoin": "play.rejoin",
-            "/leave-practice": "play.leave_practice",
+            "/join": "seats.join",
+            "/rejoin": "seats.rejoin",
+            "/leave-practice": "seats.leave_practice",
         }[self.path]
 
     @property
