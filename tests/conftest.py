@@ -3,9 +3,9 @@ import secrets
 
 import pytest
 
-from montones import create_app
-from montones.config import TestConfig
 from montones.data.clock import ManualClock
+from montones.extensions import db
+from tests.helpers.apps import PG_ADMIN, make_app
 
 
 def pytest_collection_modifyitems(items):
@@ -18,13 +18,22 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """One app per test module, on its own SQLite file: each test makes its own tables."""
+def database_url(tmp_path_factory):
+    """The database of a module's app: a SQLite file of its own (tests/service/ runs each of
+    its modules on PostgreSQL too)."""
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'montones.sqlite'}"
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('db') / 'montones.sqlite'}"
 
-    return create_app(Config)
+@pytest.fixture(scope="module")
+def app(request, database_url):
+    """One app per test module (and database): each test makes its own tables. A module sets
+    what it needs of the configuration in its ``APP_CONFIG`` (a dict of the settings of
+    :class:`montones.config.TestConfig` it changes)."""
+    app = make_app(database_url, **getattr(request.module, "APP_CONFIG", {}))
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture
@@ -65,7 +74,6 @@ def runner(app):
 
 # PostgreSQL for the tests of the scale-out path. Outside CI, with no server, those tests skip
 # and say why; under CI (``CI=true``) they fail instead.
-PG_ADMIN = os.environ.get("MONTONES_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 @pytest.fixture(scope="session")

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from montones import create_app, service
-from montones.config import TestConfig
+from montones import service
 from montones.data.models import (
     APPEND_ONLY,
     Action,
@@ -27,6 +26,7 @@ from montones.data.models import (
 )
 from montones.extensions import db
 from montones.rules import monte
+from tests.helpers import apps
 from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night, csrf_of, flashed, notice
 
 __all__ = ["HX", "csrf_of", "flashed", "notice"]
@@ -34,18 +34,14 @@ __all__ = ["HX", "csrf_of", "flashed", "notice"]
 ACTORS = ("anonymous", "A", "B", "banker", "host")
 
 
+# The security tests' app: unhandled exceptions become 500 answers (as in production) instead
+# of propagating into the test, so "no 5xx" can be asserted; no live stream is kept open.
+SECURITY_CONFIG = {"PROPAGATE_EXCEPTIONS": False, "STREAM_MAX_SECONDS": 0}
+
+
 def make_app(folder, **config):
-    """An app on its own SQLite file. Unhandled exceptions become 500 answers (as in
-    production) instead of propagating into the test, so "no 5xx" can be asserted."""
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{folder / 'montones.sqlite'}"
-        PROPAGATE_EXCEPTIONS = False
-        STREAM_MAX_SECONDS = 0
-
-    for key, value in config.items():
-        setattr(Config, key, value)
-    return create_app(Config)
+    """A security test's app (:data:`SECURITY_CONFIG`) on its own SQLite file in ``folder``."""
+    return apps.make_app(folder, **{**SECURITY_CONFIG, **config})
 
 
 def browser(app):

@@ -78,7 +78,7 @@ def computer_night(rules, players: int, seed: int, steps: int, settings_: dict |
     return state, played, False
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_a_computer_montones_player_makes_only_legal_moves_and_never_stalls(seed, players):
     state, played, stalled = computer_night(montones, players, seed, 250)
@@ -86,7 +86,7 @@ def test_a_computer_montones_player_makes_only_legal_moves_and_never_stalls(seed
     assert {"offer", "cut", "heaps", "choose", "close"} <= set(played)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_a_computer_monte_player_makes_only_legal_moves_and_plays_the_night_out(seed, players):
     state, played, stalled = computer_night(monte, players, seed, 400)
@@ -95,7 +95,7 @@ def test_a_computer_monte_player_makes_only_legal_moves_and_plays_the_night_out(
     assert {"bank", "bet", "gate"} <= set(played)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_a_computer_monte_bank_player_makes_only_legal_moves_and_never_stalls(seed, players):
     state, played, stalled = computer_night(monte_bank, players, seed, 250)

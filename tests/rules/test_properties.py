@@ -107,7 +107,7 @@ def test_every_monte_coup_conserves_chips_and_never_overdraws_the_bank(coup):
             assert line["result"] != "void"  # the sum rule means 1 to 1 is always covered
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.booleans(), st.permutations(FRENCH.codes))
 def test_a_40_card_monte_deck_gives_exactly_8_coups_13_in_two_card(two_card, deck):
     state = monte.new_table({"two_card": two_card, "bank_size": 10})
@@ -233,7 +233,7 @@ def monte_move(data, state):
 
 
 @pytest.mark.parametrize("options", MONTE_OPTIONS, ids=lambda o: "+".join(o) or "foster")
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_monte_states_round_trip_through_json_and_chips_are_conserved(options, data):
     """Every state that random play reaches is stored as JSON and read back whole: the next

@@ -5,19 +5,16 @@ from __future__ import annotations
 import os
 import stat
 
-from montones import create_app, service
-from montones.config import TestConfig
+from montones import service
+from tests.helpers.apps import make_app
 
 
 def test_the_database_file_is_created_readable_by_its_owner_only(tmp_path):
     path = tmp_path / "night.sqlite"
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{path}"
-
     kept = os.umask(0o022)  # a host's usual umask: new files readable by everyone
     try:
-        app = create_app(Config)
+        app = make_app(f"sqlite:///{path}")
         with app.app_context():
             service.create_table("montones", "Friday", 100, {})
     finally:

@@ -14,16 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.security import HX, browser, host_secret, make_app, table_in
+from tests.helpers.security import HX, SECURITY_CONFIG, browser, host_secret, make_app, table_in
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 STATIC_JS = ROOT / "static" / "js"
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("security-headers"))
+APP_CONFIG = SECURITY_CONFIG
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from flask.sessions import SecureCookieSessionInterface
 from montones.rules.games import GAMES
 from tests.helpers.security import (
     ACTORS,
+    SECURITY_CONFIG,
     browser,
     csrf_of,
     host_secret,
@@ -40,10 +41,7 @@ from tests.helpers.security import (
     table_in,
 )
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("security-routes"))
+APP_CONFIG = SECURITY_CONFIG
 
 
 SAFE = {"GET", "HEAD", "OPTIONS"}

@@ -8,19 +8,11 @@ from types import SimpleNamespace
 import limits.storage.memory
 import pytest
 
-from montones import create_app
-from montones.config import Config, TestConfig
+from montones.config import Config
 from montones.data.clock import ManualClock
 from tests.helpers.nights import Night
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    class Paced(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('pace') / 'm.sqlite'}"
-        ACTIONS_LIMIT = Config.ACTIONS_LIMIT  # a person's, as a night has it
-
-    return create_app(Paced)
+APP_CONFIG = {"ACTIONS_LIMIT": Config.ACTIONS_LIMIT}  # a person's, as a night has it
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from montones import create_app
-from montones.config import TestConfig
 from montones.web.limits import DEVICE_STREAMS, HOST_STREAMS, WATCHERS, Streams, Ticket
+from tests.helpers.apps import make_app
 from tests.helpers.nights import Night
 
 
@@ -89,12 +88,7 @@ def test_without_a_way_to_close_a_stream_a_seats_new_one_is_refused_instead():
 
 @pytest.fixture
 def small(tmp_path):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'm.sqlite'}"
-        STREAM_MAX_SECONDS = 10
-        STREAMS_MOST = 3
-
-    return create_app(Config)
+    return make_app(tmp_path, STREAM_MAX_SECONDS=10, STREAMS_MOST=3)
 
 
 def test_the_stream_view_is_refused_past_the_bound_and_gives_its_place_back_when_it_ends(small):

@@ -26,7 +26,15 @@ import pytest
 from markupsafe import escape
 
 from montones.rules import monte
-from tests.helpers.security import HX, MonteNight, Night, browser, make_app, notice, snapshot
+from tests.helpers.security import (
+    HX,
+    SECURITY_CONFIG,
+    MonteNight,
+    Night,
+    browser,
+    notice,
+    snapshot,
+)
 
 NAME_MAX, TABLE_MAX = 24, 60
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -138,11 +146,9 @@ def _plain(payload: str) -> str:
     return "".join(ch for ch in payload if unicodedata.category(ch) not in ("Cc", "Cf"))
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    # A live stream runs for two seconds at most: long enough to send a screen that is behind
-    # its first update, which is all these tests read of it.
-    return make_app(tmp_path_factory.mktemp("security-xss"), STREAM_MAX_SECONDS=2)
+# A live stream runs for two seconds at most: long enough to send a screen that is behind its
+# first update, which is all these tests read of it.
+APP_CONFIG = {**SECURITY_CONFIG, "STREAM_MAX_SECONDS": 2}
 
 
 class Screens:

@@ -8,29 +8,14 @@ import threading
 import pytest
 from sqlalchemy import func, select
 
-from montones import create_app, service
-from montones.data.models import Action, Hand, LedgerEntry, Player
+from montones import service
+from montones.data.models import Hand, LedgerEntry, Player
 from montones.extensions import db
 from montones.service import Actor
+from tests.helpers.apps import make_app
+from tests.helpers.services import actions, table_with
 
 HOST = Actor(is_host=True)
-
-
-def table_with(app, game="monte", people=("Ana",), computers=2, chips=100):
-    with app.app_context():
-        table, _secret = service.create_table(game, "Test", chips, {})
-        seats = {name: service.join(table.code, name)[0].seat for name in people}
-        for _ in range(computers):
-            service.add_computer(table.code, HOST)
-        return table.code, seats
-
-
-def actions(app, code):
-    with app.app_context():
-        table = service.get_table(code)
-        return db.session.execute(
-            select(Action.actor, Action.kind).where(Action.table_id == table.id).order_by(Action.id)
-        ).all()
 
 
 def test_the_host_seats_computer_players_with_names_and_the_starting_chips(app, clock):
@@ -203,13 +188,7 @@ def test_a_restart_loses_no_computer_turn(app, clock, database_url):
     with app.app_context():
         service.act(code, HOST, "draw", {})
         due = service.clock_deadline(service.get_table(code))
-    from montones.config import TestConfig, database_uri
-
-    class Again(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(database_url)
-        CLOCK = clock
-
-    again = create_app(Again)
+    again = make_app(database_url, CLOCK=clock)
     with again.app_context():
         table = service.get_table(code)
         assert service.clock_deadline(table) == due

@@ -9,7 +9,7 @@ from montones import service
 from montones.cli import main
 from montones.data import history
 from montones.service import Actor
-from tests.service.test_history import montones_night
+from tests.helpers.services import montones_night
 
 HOST = Actor(is_host=True)
 

@@ -44,13 +44,13 @@ from hypothesis.stateful import (
 )
 from sqlalchemy import func, select
 
-from montones import create_app, service
-from montones.config import TestConfig, database_uri
+from montones import service
 from montones.data.models import Action, GameTable, LedgerEntry
 from montones.extensions import db
 from montones.rules import chance, monte, monte_bank, montones
 from montones.rules.games import GAMES as ENGINES
 from montones.rules.table import MOST_CHIPS, MOST_SEATS, TABLE_DEFAULTS, looks, skeleton
+from tests.helpers.apps import make_app
 from tests.helpers.nights import HX, Night, csrf_of, notice
 
 MAX_NUMBER = 1_000_000_000  # the largest number a form field takes (views.common.MAX_NUMBER)
@@ -1041,12 +1041,8 @@ def shared_app(request, tmp_path_factory):
     else:
         url = request.getfixturevalue("postgres_url")
 
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(url)
-        # Nothing drops these connections; skip the ping before each use (thousands of them).
-        SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": False}
-
-    app = create_app(Config)
+    # Nothing drops these connections; skip the ping before each use (thousands of them).
+    app = make_app(url, SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": False})
     yield app
     with app.app_context():
         db.session.remove()

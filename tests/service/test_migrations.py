@@ -6,18 +6,14 @@ from pathlib import Path
 import flask_migrate
 from sqlalchemy import inspect
 
-from montones import create_app
-from montones.config import TestConfig, database_uri
 from montones.extensions import db
+from tests.helpers.apps import make_app
 
 HEAD = "0003"
 
 
 def opened(url):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(url)
-
-    return create_app(Config)
+    return make_app(url)
 
 
 def revision() -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 from montones import service
-from montones.live import channel
+from montones.live import channel, scheduler
 from montones.service import Actor
-from tests.service.test_computers import actions, table_with
+from tests.helpers.services import actions, table_with
 
 HOST = Actor(is_host=True)
 
@@ -33,12 +33,15 @@ def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
         due = service.clock_deadline(table)
     live = channel.of(app)
     assert not live.serving()  # no screen at all
+    version = table.version
+    clock.advance(due - clock.time() - 0.05)
+    # Not before its turn: a round of the scheduler, run here, leaves the table as it was and
+    # looks again in a moment (its turn is due), not after an idle wait.
+    with app.app_context():
+        assert 0 < live.scheduler.round() < scheduler.IDLE
+    assert live.broker.published_version(code) == version
     live.scheduler.start()
     try:
-        version = table.version
-        clock.advance(due - clock.time() - 0.05)
-        time.sleep(0.2)
-        assert live.broker.published_version(code) == version  # not before its turn
         clock.advance(0.1)
         assert until(lambda: live.broker.published_version(code) > version)
         assert actions(app, code)[-1].actor != "system"  # the computer's own seat acted

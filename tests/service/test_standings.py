@@ -32,6 +32,7 @@ from montones.extensions import db
 from montones.rules import audit
 from montones.rules.games import game
 from montones.service import Actor
+from tests.helpers.apps import make_app
 
 HOST = Actor(is_host=True)
 EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "12"))
@@ -193,14 +194,9 @@ def test_a_monte_bank_night_whose_house_kept_a_levy_counts_no_winnings_as_bought
 def test_a_database_from_before_buy_ins_were_marked_upgrades_with_its_buy_ins(fresh_database):
     """An older database's ledger has no ``kind``: the app adds it, marks the entries of its
     joins and top-ups as buy-ins, and the ledger is append-only again afterwards."""
-    from montones import create_app
-    from montones.config import TestConfig, database_uri
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(fresh_database)
 
     def opened():
-        app = create_app(Config)
+        app = make_app(fresh_database)
         app.extensions["clock"] = ManualClock()
         return app
 

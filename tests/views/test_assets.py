@@ -10,7 +10,7 @@ from pathlib import Path
 
 from montones.web import assets
 from tests.helpers.nights import Night
-from tests.views.test_stream import Stream, url
+from tests.helpers.streams import Stream, url
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd", "Accept-Language": "en"}
 

@@ -7,23 +7,12 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree
 
-import pytest
-
-from montones import create_app, service
-from montones.config import TestConfig
+from montones import service
 from montones.web import chart
 from tests.helpers.nights import MonteNight, Night
 
 SVG = "{http://www.w3.org/2000/svg}"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('chart') / 'm.sqlite'}"
-
-    return create_app(Config)
 
 
 def broken_then_closed(app, *names) -> Night:

@@ -15,9 +15,9 @@ import pytest
 from babel.messages.pofile import read_po
 from flask_babel import get_locale
 
-from montones import create_app
-from montones.config import Config, TestConfig
+from montones.config import Config
 from montones.rules.games import GAMES
+from tests.helpers.apps import make_app
 from tests.helpers.nights import HX, MonteBankNight, MonteNight, Night, shown_text
 
 LANGUAGES = Config.LANGUAGES
@@ -36,10 +36,7 @@ class Watched:
 
 @pytest.fixture(scope="module")
 def night_app(tmp_path_factory):
-    class Settings(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('db') / 'langs.sqlite'}"
-
-    app = create_app(Settings)
+    app = make_app(tmp_path_factory.mktemp("db"))
     watched = Watched()
     # Every template a render asks for (a page, what it extends, includes and imports) is
     # looked up through here, cached or not.

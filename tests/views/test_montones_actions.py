@@ -19,8 +19,6 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 
-from montones import create_app
-from montones.config import TestConfig
 from montones.data.models import Action, GameTable
 from montones.extensions import db
 from montones.rules import montones as engine
@@ -43,18 +41,6 @@ ONLY_BANKER = "Only the banker can do that."
 BANKER_NO_BET = "The banker does not bet against the bank."
 BANKER_NO_CHOICE = "The punters choose the banker's heap, never the banker."
 STALE = "The table moved on before your tap arrived: here it is now."
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """One app and database for the module: every test plays at a table of its own."""
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = (
-            f"sqlite:///{tmp_path_factory.mktemp('views') / 'montones.sqlite'}"
-        )
-
-    return create_app(Config)
 
 
 def stranger(app):

@@ -7,20 +7,13 @@ import zlib
 
 import pytest
 
-from montones import create_app
-from montones.config import TestConfig
 from montones.live import channel
 from montones.web import screens
+from tests.helpers.apps import make_app
 from tests.helpers.nights import Night, csrf_of
+from tests.helpers.streams import Stream, url
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('stream') / 'm.sqlite'}"
-        STREAM_MAX_SECONDS = 10  # a stream that never sends what a test waits for ends
-
-    return create_app(Config)
+APP_CONFIG = {"STREAM_MAX_SECONDS": 10}  # a stream that never sends what a test waits for ends
 
 
 @pytest.fixture(scope="module")
@@ -28,38 +21,6 @@ def night(app):
     night = Night(app, "Ana", "Ben", "Eva")
     night.to_betting("Ana", bank=30)
     return night
-
-
-class Stream:
-    """An open stream, read an event at a time."""
-
-    def __init__(self, client, url, headers=None, **options):
-        headers = headers or {"Accept-Language": "en"}
-        self.response = client.get(url, buffered=False, headers=headers, **options)
-        assert self.response.mimetype == "text/event-stream"
-        self.chunks = iter(self.response.response)
-        self.pending = ""
-
-    def events(self, until):
-        """(name, data) of each event until one named ``until`` (that one included)."""
-        got = []
-        while True:
-            while "\n\n" not in self.pending:
-                chunk = next(self.chunks)
-                self.pending += chunk.decode() if isinstance(chunk, bytes) else chunk
-            block, self.pending = self.pending.split("\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-            if "event" in fields:
-                got.append((fields["event"], fields.get("data", "")))
-                if fields["event"] == until:
-                    return got
-
-    def close(self):
-        self.response.close()
-
-
-def url(night, screen: str, version: int) -> str:
-    return f"/t/{night.code}/stream?screen={screen}&v={version}"
 
 
 def updates_of(stream, count: int = 1) -> list[str]:
@@ -148,10 +109,7 @@ def test_a_stream_is_counted_while_open_and_the_scheduler_runs(app, night):
 
 
 def test_two_apps_share_no_live_channel(app, tmp_path):
-    class Other(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'other.sqlite'}"
-
-    other = create_app(Other)
+    other = make_app(tmp_path)
     assert channel.of(other) is not channel.of(app)
     assert channel.of(other).broker is not channel.of(app).broker
 

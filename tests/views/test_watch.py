@@ -10,23 +10,15 @@ import re
 import pytest
 import segno
 
-from montones import create_app
-from montones.config import TestConfig
 from montones.web import limits, screens
 from tests.helpers.nights import Night, put_state
-from tests.views.test_stream import Stream, url
+from tests.helpers.streams import Stream, url
 
 HX = {"HX-Request": "true"}
 SPANISH = {"Accept-Language": "es"}
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('watch') / 'm.sqlite'}"
-        STREAM_MAX_SECONDS = 10  # a stream that never sends what a test waits for ends
-
-    return create_app(Config)
+APP_CONFIG = {"STREAM_MAX_SECONDS": 10}  # a stream that never sends what a test waits for ends
 
 
 @pytest.fixture
