@@ -55,7 +55,8 @@ _sqlite_writer = threading.Lock()
 _TURNS = [threading.Lock() for _ in range(64)]
 
 
-def _turn(code: str) -> threading.Lock:
+def turn(code: str) -> threading.Lock:
+    """The turn the writers of table ``code`` take in this process (:func:`locked` holds it)."""
     return _TURNS[hash(code) % len(_TURNS)]
 
 
@@ -123,7 +124,7 @@ def locked(code: str):
     ``committed`` snapshot, and is sent to the live channel (``committed``).
     """
     code = (code or "").upper()
-    with _turn(code), transaction() as conn:
+    with turn(code), transaction() as conn:
         found = conn.execute(_LOCK, {"code": code}).first()
         if found is None:
             raise NotFound("There is no table with that code.")

@@ -10,9 +10,8 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from montones.rules import chance
 from montones.rules.errors import RulesError
-
-_system_random = secrets.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -71,9 +70,10 @@ class Deck:
         return self.ranks.index(code[0]) + 1
 
     def shuffled(self, rng: secrets.SystemRandom | None = None) -> list[str]:
-        """A fresh deck order from a CSPRNG (tests pass their own deck order instead)."""
+        """A fresh deck order from ``rng``, or the source of chance (:mod:`montones.rules.chance`:
+        a CSPRNG but in a rehearsal); tests pass their own deck order instead."""
         order = list(self.codes)
-        (rng or _system_random).shuffle(order)
+        (rng or chance.source()).shuffle(order)
         return order
 
 

@@ -21,4 +21,8 @@ def test_shuffles_come_from_a_cspring():
     from montones.rules import cards, chance
 
     assert isinstance(chance.SYSTEM, secrets.SystemRandom)
-    assert isinstance(cards._system_random, secrets.SystemRandom)
+    # A deck shuffled with no source given draws from chance's: a rehearsal's seed repeats it.
+    with chance.rehearsal("seed"):
+        once = cards.SPANISH.shuffled()
+    with chance.rehearsal("seed"):
+        assert cards.SPANISH.shuffled() == once

@@ -1,7 +1,9 @@
 """The service layer on a real database: one transaction per action, a ledger that balances."""
 
 import dataclasses
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -337,13 +339,29 @@ def test_a_pause_does_not_count_against_the_bankers_time(app, clock):
     assert moved == 1200
 
 
+def until(check, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return check()
+
+
+def standing_at_its_turn(thread) -> bool:
+    """Whether ``thread`` waits for a table's turn: its innermost frame is the write
+    transaction's (``store.locked``) before any of its work (the turn is taken in C)."""
+    frame = sys._current_frames().get(thread.ident)
+    return frame is not None and frame.f_code is store.locked.__wrapped__.__code__
+
+
 def test_a_table_s_writers_take_turns_at_their_table_before_the_database(app):
     """While a writer of one table has that table's turn, an action at another table goes
     through, and another action at the first one waits for the turn: so a table whose players
     all tap at once queues for the database behind one of its own taps, not all of them."""
     busy, _ = seated(app)
     other, other_seats = seated(app)
-    while store._turn(other) is store._turn(busy):  # tables share one turn in 64: not these
+    while store.turn(other) is store.turn(busy):  # tables share one turn in 64: not these
         other, other_seats = seated(app)
     busy_seats = state(app, busy)["players"]
     done = threading.Event()
@@ -353,14 +371,16 @@ def test_a_table_s_writers_take_turns_at_their_table_before_the_database(app):
             service.act(busy, Actor(seat=next(iter(busy_seats))), "offer", {"amount": 10})
         done.set()
 
-    turn = store._turn(busy)
+    turn = store.turn(busy)
     with turn:
-        assert store._turn(busy) is turn  # one turn per table, however often it is asked for
+        assert store.turn(busy) is turn  # one turn per table, however often it is asked for
         writer = threading.Thread(target=waiting_writer)
         writer.start()
         with app.app_context():  # another table's action is not held up
             service.act(other, Actor(seat=other_seats["Ana"]), "offer", {"amount": 10})
-        assert not done.wait(0.3)  # the first table's action waits for its turn
+        # The first table's action waits for its turn: its writer stands at the turn.
+        assert until(lambda: standing_at_its_turn(writer))
+        assert not done.is_set()
     assert done.wait(10)
     writer.join(10)
     assert state(app, busy)["auction"]["offers"]
