@@ -18,7 +18,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[2] / "montones/translations"
 PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrif%]")
 
 # Montones is a Spanish game: its calls, its cards and its banker's words stay Spanish in every
-# language (README, "Translations"), explained once on its rules page.
+# language (docs/contributing.md, "Translations"), explained once on its rules page.
 SPANISH_TERMS = {
     "Hagan sus apuestas",
     "Se abona",
@@ -246,7 +246,7 @@ def test_a_russian_rules_page_has_latin_letters_only_for_terms_of_art_codes_and_
 
 def test_the_spanish_games_call_is_spanish_on_every_phone_and_marked_so(app):
     """Issue 36: a Russian phone at a Montones table showed «Hagan sus apuestas» with nothing to
-    say it was meant: the call of a Spanish game stays Spanish (README, "Translations"), marked
+    say it was meant: the call of a Spanish game stays Spanish (docs/contributing.md, "Translations"), marked
     Spanish for a reader; Monte Bank, the Russian casino's game, says it in the phone's words."""
     night = Night(app, "Ana", "Ben", "Eva")
     night.to_betting("Ana", bank=20)
