@@ -143,13 +143,13 @@ def story(table: GameTable) -> dict:
     ``boldest_bet``: the largest stake of one bet; ``longest_bank``: the most hands one player
     held the bank in a row; ``broke_bank``: whose winning bet took the last chip of the largest
     bank emptied (the game's ``emptied_by``), not whoever won the most in that hand. Each is ``{"player", "name", "amount" or "hands", "hand"}``, None when the
-    night had nothing of the kind; ``round``: the game's word for a hand (``Game.ROUND``), which
-    the numbers count.
+    night had nothing of the kind; ``game``: the table's game, whose templates say what the
+    numbers count (its ``round``: a hand, a coup, a deal).
     """
     entries = list(reversed(hands(table)))
     names = {pid: p["name"] for pid, p in table.state["players"].items()}
     told = {"biggest_win": None, "boldest_bet": None, "longest_bank": None, "broke_bank": None}
-    told["round"] = game(table.game).ROUND
+    told["game"] = table.game
 
     def line(pid: str, entry: dict, **what) -> dict:
         return {"player": pid, "name": names.get(pid, pid), "hand": entry["meta"]["number"], **what}

@@ -71,8 +71,6 @@ class Game(Protocol):
     def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
 
     # --- the screens ------------------------------------------------------------------------
-    ROUND: str  # its word for one round of play, "hand", "coup" or "deal" (templates translate it)
-
     def view(self, state: State, seat: str | None = None, now: float | None = None) -> dict:
         """The table as one seat sees it (``seat=None``: the TV): no card still to come."""
 

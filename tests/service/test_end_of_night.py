@@ -89,7 +89,7 @@ def test_the_story_names_the_longest_bank(app):
     with app.app_context():
         told = service.story(service.get_table(code))
     assert told["longest_bank"] == {"player": "p1", "name": "Ana", "hand": 4, "hands": 4}
-    assert told["round"] == "hand"  # what the numbers count, in Montones' word
+    assert told["game"] == "montones"  # whose templates say what the numbers count
 
 
 def test_the_story_names_who_broke_the_bank(app):
@@ -113,7 +113,7 @@ def test_the_story_names_who_broke_the_bank(app):
             assert told["broke_bank"] is None
         else:
             pytest.fail("the top layout lost 40 times running")
-    assert told["round"] == "coup"  # Monte counts coups
+    assert told["game"] == "monte"  # its templates count coups
     names = {seat: name for name, seat in seats.items()}
     assert told["broke_bank"] == {
         "player": punter,

@@ -217,12 +217,10 @@ def text_of(html):
 )
 def test_the_nights_story_counts_each_games_own_rounds(app, game, language, said):
     """The end of the night says what the game's rules page calls a round: Monte's coups, Monte
-    Bank's deals, Montones' hands (the engine names its word, the template translates it)."""
-    from montones.rules.games import game as engine
-
+    Bank's deals, Montones' hands (the game's templates name its word and translate it)."""
     told = {"biggest_win": {"player": "p1", "name": "Ana", "hand": 2, "amount": 5}}
     told |= {"boldest_bet": None, "longest_bank": None, "broke_bank": None}
-    told["round"] = engine(game).ROUND
+    told["game"] = game
     with app.test_request_context(headers={"Accept-Language": language}):
         story = app.jinja_env.get_template("play/_night.html").module.story(told)
     assert said in text_of(str(story))

@@ -68,7 +68,6 @@ from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte")
-ROUND = "coup"  # a coup: the layouts dealt, the bets, the gate
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
 # A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
 HIDDEN_WHILE_LIVE = ("deck",)
@@ -144,7 +143,6 @@ __all__ = [
     "LAYOUTS",
     "NAME",
     "PRIVATE_CIRCLE_COUPS",
-    "ROUND",
     "SEALED",
     "SEATING",
     "SETTINGS",

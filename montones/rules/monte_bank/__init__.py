@@ -86,7 +86,6 @@ from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte Bank")
-ROUND = "deal"  # a deal: the four cards, the bets, the cards turned
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
 DECK = FRENCH
@@ -185,7 +184,6 @@ __all__ = [
     "OPPOSITE",
     "PAYS",
     "POSITIONS",
-    "ROUND",
     "SEALED",
     "SEATING",
     "SETTINGS",

@@ -102,7 +102,6 @@ from montones.rules.montones.views import (
 from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Montones")
-ROUND = "hand"  # a hand: the heaps, the bets, the heaps turned
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
 SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
@@ -233,7 +232,6 @@ __all__ = [
     "NAME",
     "REY",
     "REY_DE_OROS",
-    "ROUND",
     "SEALED",
     "SETTINGS",
     "SETTLED",
