@@ -4,10 +4,12 @@
 as on Windows). By default it is ``MONTONES_TEST_SERVER``, or gunicorn.
 """
 
+import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -222,3 +224,55 @@ def database_app(folder):
             "TESTING": True,
         }
     )
+
+
+# --- what the live tests measure and check ---------------------------------------------------
+
+P95_LIMIT = 0.2  # seconds: the slowest a tap's, a page's or /healthz's p95 may be under attack
+
+
+def p95(values: list[float]) -> float:
+    values = sorted(values)
+    return values[max(0, int(len(values) * 0.95 + 0.5) - 1)]
+
+
+def chips_balance(db: Path) -> None:
+    """Every ledger version sums to zero, and every table holds (players, bank and the stakes
+    on the felt) what the house issued it."""
+    with sqlite3.connect(db) as conn:
+        unbalanced = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM ledger GROUP BY table_id, version "
+            "HAVING SUM(amount) != 0)"
+        ).fetchone()[0]
+        assert unbalanced == 0
+        for table_id, text in conn.execute("SELECT id, state FROM game_tables"):
+            state = json.loads(text)
+            held = sum(p["chips"] for p in state["players"].values())
+            held += state["bank"]["amount"] if state.get("bank") else 0
+            if state.get("hand") and state["phase"] == "betting":
+                held += sum(bet["amount"] or 0 for bet in state["hand"]["bets"])
+            issued = -conn.execute(
+                "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE table_id = ? "
+                "AND account = 'house'",
+                (table_id,),
+            ).fetchone()[0]
+            assert held == issued, (table_id, held, issued)
+
+
+def timed_taps(base: str, code: str, punter, rounds: int = 30) -> dict[str, list[float]]:
+    """How long /healthz, the home page and a tap of ``punter`` took, ``rounds`` times each."""
+    import httpx
+
+    times: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
+    with httpx.Client(base_url=base, timeout=5) as guest:
+        for _ in range(rounds):
+            for name, ask in (
+                ("healthz", lambda: guest.get("/healthz")),
+                ("home", lambda: guest.get("/")),
+                # A bet, then takes it back: every one moves the table.
+                ("tap", lambda: punter.post(f"/t/{code}/a/bet", heap=1, amount=1)),
+            ):
+                started = time.monotonic()
+                assert ask().status_code == 200
+                times[name].append(time.monotonic() - started)
+    return times

@@ -3,27 +3,27 @@ every connection of a server at its open-file limit, streams whose reader went, 
 megabyte. The others are served within the hostile tests' budgets, the log stays small, and
 every table's chips balance after each attack."""
 
-import json
 import os
 import socket
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.helpers.liveserver import (
+    P95_LIMIT,
     SERVERS,
     betting_table,
+    chips_balance,
     free_port,
+    p95,
     serving_pid,
     start_server,
     stop_server,
+    timed_taps,
 )
 from tests.helpers.netns import room
-from tests.live.test_hostile import P95_LIMIT, p95
 
 pytestmark = pytest.mark.timed
 
@@ -78,45 +78,6 @@ def serving(pid: int, ports: set[int]) -> int:
 def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     return next(int(line.split()[1]) for line in status.splitlines() if "VmRSS" in line) / 1024
-
-
-def chips_balance(db: Path) -> None:
-    """Every ledger version sums to zero, and every table holds (players, bank and the stakes
-    on the felt) what the house issued it."""
-    with sqlite3.connect(db) as conn:
-        unbalanced = conn.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM ledger GROUP BY table_id, version "
-            "HAVING SUM(amount) != 0)"
-        ).fetchone()[0]
-        assert unbalanced == 0
-        for table_id, text in conn.execute("SELECT id, state FROM game_tables"):
-            state = json.loads(text)
-            held = sum(p["chips"] for p in state["players"].values())
-            held += state["bank"]["amount"] if state.get("bank") else 0
-            if state.get("hand") and state["phase"] == "betting":
-                held += sum(bet["amount"] or 0 for bet in state["hand"]["bets"])
-            issued = -conn.execute(
-                "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE table_id = ? "
-                "AND account = 'house'",
-                (table_id,),
-            ).fetchone()[0]
-            assert held == issued, (table_id, held, issued)
-
-
-def timed_taps(base: str, code: str, punter, rounds: int = 30) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
-    with httpx.Client(base_url=base, timeout=5) as guest:
-        for _ in range(rounds):
-            for name, ask in (
-                ("healthz", lambda: guest.get("/healthz")),
-                ("home", lambda: guest.get("/")),
-                # A bet, then takes it back: every one moves the table.
-                ("tap", lambda: punter.post(f"/t/{code}/a/bet", heap=1, amount=1)),
-            ):
-                started = time.monotonic()
-                assert ask().status_code == 200
-                times[name].append(time.monotonic() - started)
-    return times
 
 
 @pytest.mark.parametrize("server", SERVERS)

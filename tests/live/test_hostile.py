@@ -8,9 +8,11 @@ import httpx
 import pytest
 
 from tests.helpers.liveserver import (
+    P95_LIMIT,
     SERVERS,
     betting_table,
     free_port,
+    p95,
     serving_pid,
     start_server,
     stop_server,
@@ -21,7 +23,6 @@ pytestmark = pytest.mark.timed
 
 HALF_SENT = 600
 NEVER_READ = 300
-P95_LIMIT = 0.2
 
 
 @pytest.fixture(params=SERVERS)
@@ -65,11 +66,6 @@ def stream_open(port: int, code: str) -> socket.socket:
         head += data
     assert head.startswith(b"HTTP/1.1 200 "), head
     return sock
-
-
-def p95(values: list[float]) -> float:
-    values = sorted(values)
-    return values[max(0, int(len(values) * 0.95 + 0.5) - 1)]
 
 
 def test_half_sent_requests_and_streams_that_never_read_hold_up_no_one(live):

@@ -17,17 +17,19 @@ from montones.config import TestConfig
 from montones.rules.table import MOST_PLAYERS, MOST_SEATS
 from montones.serving import Refusals
 from tests.helpers.liveserver import (
+    P95_LIMIT,
     SERVERS,
     Phone,
     betting_table,
+    chips_balance,
     create_table,
     free_port,
+    p95,
     start_server,
     stop_server,
+    timed_taps,
 )
 from tests.helpers.netns import room
-from tests.live.test_guests import chips_balance, timed_taps
-from tests.live.test_hostile import P95_LIMIT, p95
 
 pytestmark = pytest.mark.timed
 

@@ -13,10 +13,18 @@ import pytest
 
 from montones.serving import PER_ADDRESS, SCREEN_CONNECTIONS
 from montones.web.limits import HOST_STREAMS
-from tests.helpers.liveserver import SERVERS, betting_table, free_port, start_server, stop_server
+from tests.helpers.liveserver import (
+    P95_LIMIT,
+    SERVERS,
+    betting_table,
+    chips_balance,
+    free_port,
+    p95,
+    start_server,
+    stop_server,
+    timed_taps,
+)
 from tests.helpers.netns import room
-from tests.live.test_guests import chips_balance, timed_taps
-from tests.live.test_hostile import P95_LIMIT, p95
 
 pytestmark = pytest.mark.timed
 
