@@ -29,6 +29,7 @@ from montones.web.common import (
     asked_action,
     back_to,
     block_drawer,
+    computer_spellings,
     credentials,
     join_url,
     night,
@@ -36,6 +37,8 @@ from montones.web.common import (
     qr_code,
     refusal,
     remember,
+    shown_hands,
+    shown_names,
     table_view,
     wants_fragment,
 )
@@ -183,7 +186,7 @@ def recall(code):
         abort(403)
     items = [
         {"entry": entry, "mine": history.for_seat(entry, player.seat)}
-        for entry in history.hands(table, limit=RECALL)
+        for entry in shown_hands(table, history.hands(table, limit=RECALL))
     ]
     template = "history/_mine.html" if wants_fragment() else "play/history.html"
     return render_template(template, table=table, items=items)
@@ -196,6 +199,7 @@ def verify(code, number):
     entry = history.hand(table, number)
     if entry is None:
         abort(404)
+    entry = shown_hands(table, [entry])[0]
     return render_template("play/verify.html", table=table, entry=entry)
 
 
@@ -313,7 +317,7 @@ def join(code):
     return _take_seat(
         table,
         "play/join.html",
-        lambda: service.join(table.code, request.form.get("name", "")),
+        lambda: service.join(table.code, request.form.get("name", ""), computer_spellings()),
         full,
     )
 
@@ -421,7 +425,7 @@ def standings_chart(code):
         title = _("Chips over the night")
 
     def draw():
-        names = {seat: p["name"] for seat, p in table.state["players"].items()}
+        names = shown_names(table.state)
         lines = service.chips_over_night(table)
         return chart.drawing(
             lambda: chart.standings_svg(lines, names, screen, title, number_in(locale))
