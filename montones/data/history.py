@@ -184,6 +184,10 @@ def story(table: GameTable) -> dict:
             breaker = game(entry["game"]).emptied_by(entry)
             if breaker is not None:
                 told["broke_bank"] = line(
-                    breaker, entry, amount=entry["bank"], banker_name=names.get(banker, banker)
+                    breaker,
+                    entry,
+                    amount=entry["bank"],
+                    banker=banker,
+                    banker_name=names.get(banker, banker),
                 )
     return told

@@ -101,8 +101,10 @@ def _free_code(conn: Connection) -> str:
     raise ServiceError("Could not find a free room code; try again.")
 
 
-def join(code: str, name: str) -> tuple[Seat, str]:
-    """Seat a new player with the starting chips; returns their seat and their cookie secret."""
+def join(code: str, name: str, spellings: names.Spellings | None = None) -> tuple[Seat, str]:
+    """Seat a new player with the starting chips; returns their seat and their cookie secret.
+    ``spellings``: the computer players' names in every language, which a person's may not be
+    mistaken for on any screen."""
     token = secrets.token_urlsafe(24)
     with locked(code) as (table, conn):
         if table.ended_at:
@@ -113,7 +115,7 @@ def join(code: str, name: str) -> tuple[Seat, str]:
         except RulesError as error:
             raise ServiceError(error.template, **error.params) from None
         # The engine's own refusals first (no name, too long...), in its words.
-        names.check(new_state["players"][seat]["name"], table.state["players"].values())
+        names.check(new_state["players"][seat]["name"], table.state["players"].values(), spellings)
         taken = store.rejoin_codes(conn, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
         store.add_player(conn, table.id, player, hash_secret(token))

@@ -35,6 +35,7 @@ from montones.rules.computer import NAMES, PATIENCE
 from montones.rules.games import game
 from montones.rules.table import is_computer, skeleton
 from montones.service.actions import Actor, _act, _rejoin_code, act, create_table, join
+from montones.service.names import Spellings, shown_as, spelled
 
 # A computer acts this many seconds after the table last moved, at random in between: never at
 # once, as a person takes a moment to see what changed.
@@ -52,11 +53,17 @@ class Turn:
 
 
 def add_computer(
-    code: str, actor: Actor, nonce: str | None = None, names: Sequence[str] = NAMES
+    code: str,
+    actor: Actor,
+    nonce: str | None = None,
+    names: Sequence[str] = NAMES,
+    spellings: Spellings | None = None,
 ) -> tuple[Snapshot, str | None]:
     """The host seats a computer player with the starting chips; returns the table and its
     seat (None: the form was sent again, ``nonce`` seen, and nobody more was seated). It takes
-    the first of ``names`` (the rules' names, as the host's language writes them) nobody has."""
+    the first of ``names`` that no screen could mistake for a name at the table, in any of
+    its languages (``spellings``: how each is written in each); the table keeps that name as
+    the rules give it, and every screen writes it in its own language."""
     nonce = f"host:{nonce}"[:80] if nonce else None
     with locked(code) as (table, conn):
         if not actor.is_host:
@@ -66,8 +73,12 @@ def add_computer(
         if table.ended_at:
             raise ServiceError("This table has ended.")
         players = table.state["players"]
-        taken = {skeleton(p["name"]) for p in players.values()}
-        name = next((n for n in names if skeleton(n) not in taken), None)
+        spellings = spellings or {}
+        taken = {skeleton(way) for p in players.values() for way in shown_as(p, spellings)}
+        name = next(
+            (n for n in names if not any(skeleton(w) in taken for w in spelled(n, spellings))),
+            None,
+        )
         if name is None:
             name = f"{names[0]} {len(players) + 1}"
         seat = f"p{len(players) + 1}"
@@ -90,10 +101,10 @@ PRACTICE_COMPUTERS = 3
 
 
 def practice(
-    game_name: str, title: str, name: str, names: Sequence[str] = NAMES
+    game_name: str, title: str, name: str, spellings: Spellings | None = None
 ) -> tuple[Snapshot, Seat, str, str]:
     """A practice table of ``game_name`` called ``title``: one person (``name``) and three
-    computer players (called by ``names``: see :func:`add_computer`), under way at once (where
+    computer players (named as :func:`add_computer` names them), under way at once (where
     the game draws for the first bank, drawn).
     Returns the table, the person's seat and seat token, and the host secret, which their
     device keeps (it ends the table when they leave) and nobody is shown."""
@@ -105,7 +116,7 @@ def practice(
     seat, token = join(table.code, name)
     host = Actor(is_host=True)
     for _ in range(PRACTICE_COMPUTERS):
-        add_computer(table.code, host, names=names)
+        add_computer(table.code, host, spellings=spellings)
     if "draw" in game(game_name).ACTIONS:
         act(table.code, host, "draw", {})
     return get_table(table.code), seat, token, secret

@@ -15,7 +15,7 @@ from babel import Locale
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.numbers import parse_pattern
 from flask import Response, current_app, g, make_response, redirect, session, url_for
-from flask_babel import format_decimal, format_time, get_locale
+from flask_babel import force_locale, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from montones import service
@@ -148,10 +148,65 @@ def refusal(error: service.ServiceError) -> str:
     return error.sentence(words)
 
 
-def computer_names() -> tuple[str, ...]:
-    """The names computer players take, as the request's language writes them (a Russian
-    host's computers are Лола and Пако, not Lola and Paco)."""
-    return tuple(_(name) for name in computer.NAMES)
+def computer_spellings() -> dict[str, tuple[str, ...]]:
+    """How each computer player's name (the rules' ``NAMES``: what a table keeps, whatever the
+    language) is written in every language the app speaks: a person may not sit down as "Лола"
+    beside the computer Lola, whom a Russian screen calls so."""
+    spelled: dict[str, set[str]] = {name: {name} for name in computer.NAMES}
+    for language in current_app.config["LANGUAGES"]:
+        with force_locale(language):
+            for name in computer.NAMES:
+                spelled[name].add(_(name))
+    return {name: tuple(sorted(ways)) for name, ways in spelled.items()}
+
+
+def shown_name(name: str) -> str:
+    """A computer player's name as the request's language writes it: the table keeps the
+    rules' name ("Lola", or "Lola 13" once the names ran out), which every screen draws in its
+    own language (a Russian phone's Лола, a German TV's Lola)."""
+    base, _space, count = name.rpartition(" ")
+    if base in computer.NAMES and count.isdigit():
+        return f"{_(base)} {count}"
+    return _(name) if name in computer.NAMES else name
+
+
+def shown_names(state: dict) -> dict[str, str]:
+    """Every seat's name as this screen draws it: a computer's in the request's language."""
+    return {
+        pid: shown_name(p["name"]) if p.get("computer") else p["name"]
+        for pid, p in state["players"].items()
+    }
+
+
+def shown_state(state: dict) -> dict:
+    """``state`` with its computer players named in the request's language, for the engine's
+    views (which draw names from the state): the state itself stays language-neutral."""
+    if not any(p.get("computer") for p in state["players"].values()):
+        return state
+    names = shown_names(state)
+    players = {pid: {**p, "name": names[pid]} for pid, p in state["players"].items()}
+    return {**state, "players": players}
+
+
+def shown_hands(table, entries: list[dict]) -> list[dict]:
+    """Hand records as this screen draws them: their computers named in its language (a record
+    keeps the names as the table did)."""
+    computers = {pid for pid, p in table.state["players"].items() if p.get("computer")}
+    if not computers:
+        return entries
+    return [
+        {
+            **entry,
+            "meta": {
+                **entry["meta"],
+                "names": {
+                    pid: shown_name(name) if pid in computers else name
+                    for pid, name in entry["meta"]["names"].items()
+                },
+            },
+        }
+        for entry in entries
+    ]
 
 
 def table_view(table, seat=None) -> dict:
@@ -164,7 +219,7 @@ def table_view(table, seat=None) -> dict:
     (the app's clock), for what the rules let it do now: a bank whose time is up closes.
     """
     engine = game(table.game)
-    view = engine.view(table.state, seat, clock().time() if seat is not None else None)
+    view = engine.view(shown_state(table.state), seat, clock().time() if seat is not None else None)
     view["odds"] = engine.table_odds(table.state)
     view["night"] = night(table) if table.ended_at else None
     # Why nobody new can sit down now, if so: the TV stops inviting with its code to join.
@@ -175,9 +230,19 @@ def table_view(table, seat=None) -> dict:
 def night(table) -> dict:
     """The night as its end shows it on every screen: the standings net of buy-ins, its story,
     and the next night's table once the host has started one."""
+    names = shown_names(table.state)
+    story = service.story(table)
+    for key, line in story.items():
+        if isinstance(line, dict):
+            story[key] = {**line, "name": names.get(line["player"], line["name"])}
+            if "banker_name" in line:
+                story[key]["banker_name"] = names.get(line["banker"], line["banker_name"])
     return {
-        "standings": service.standings(table),
-        "story": service.story(table),
+        "standings": [
+            {**row, "name": names.get(row["player"], row["name"])}
+            for row in service.standings(table)
+        ],
+        "story": story,
         "next": table.next_code,
     }
 

@@ -23,13 +23,15 @@ from montones.rules.games import game
 from montones.web.common import (
     actor_for,
     back_to,
-    computer_names,
+    computer_spellings,
     credentials,
     join_url,
     number,
     parse_fields,
     refusal,
     remember,
+    shown_hands,
+    shown_names,
     table_view,
     watch_url,
 )
@@ -69,8 +71,9 @@ def page(code):
     secret = credentials(table.code)[1]
     show_link = session.pop("show_host_link", None) == table.code
     players = table.state["players"]
+    names = shown_names(table.state)
     sent_away = [
-        {"id": seat, "name": p["name"], "chips": p["chips"]}
+        {"id": seat, "name": names[seat], "chips": p["chips"]}
         for seat, p in players.items()
         if p.get("left")
     ]
@@ -106,14 +109,14 @@ def _asked(table) -> dict | None:
     if table.ended_at:
         return None
     if kind == "kick" and seats:
-        names = ", ".join(players[seat]["name"] for seat in seats)
-        return {"kind": "kick", "seats": seats, "name": names}
+        shown = shown_names(table.state)
+        return {"kind": "kick", "seats": seats, "name": ", ".join(shown[seat] for seat in seats)}
     amount = request.args.get("amount", "")
     if kind == "top_up" and len(seats) == 1 and amount.isdigit():
         return {
             "kind": "top_up",
             "seats": seats,
-            "name": players[seats[0]]["name"],
+            "name": shown_names(table.state)[seats[0]],
             "amount": int(amount),
         }
     return None
@@ -144,7 +147,9 @@ def _hosted(code):
 def hands(code):
     """Every hand of the night, its bets in the order the bank settled them."""
     table = _hosted(code)
-    return render_template("host/history.html", table=table, entries=history.hands(table))
+    return render_template(
+        "host/history.html", table=table, entries=shown_hands(table, history.hands(table))
+    )
 
 
 @bp.get("/export.json")
@@ -198,13 +203,15 @@ def act(code, kind):
             service.host_action(table.code, actor, kind, language)
         elif kind == "add_computer":
             nonce = request.form.get("nonce") or None
-            done, seat = service.add_computer(table.code, actor, nonce, computer_names())
+            done, seat = service.add_computer(
+                table.code, actor, nonce, spellings=computer_spellings()
+            )
             if seat is not None:
-                name = done.state["players"][seat]["name"]
+                name = shown_names(done.state)[seat]
                 flash(_("%(name)s, a computer player, has sat down.", name=name), "done")
         elif kind == "remove_computer":
             seat = request.form.get("seat", "")
-            name = table.state["players"].get(seat, {}).get("name", "")
+            name = shown_names(table.state).get(seat, "")
             service.remove_computer(table.code, actor, seat)
             flash(_("%(name)s, a computer player, has left the table.", name=name), "done")
         elif kind in ("pause", "resume", "end"):
@@ -225,12 +232,13 @@ def act(code, kind):
                 done = service.act(table.code, actor, kind, params, nonce=once)
             if kind == "top_up":  # answered where the host looks, with the chips it made
                 who = done.state["players"][params["seat"]]
+                name = shown_names(done.state)[params["seat"]]
                 flash(
-                    _("%(name)s has %(n)s chips now.", name=who["name"], n=number(who["chips"])),
+                    _("%(name)s has %(n)s chips now.", name=name, n=number(who["chips"])),
                     "done",
                 )
             elif kind == "readmit":
-                name = done.state["players"][params["seat"]]["name"]
+                name = shown_names(done.state)[params["seat"]]
                 flash(
                     _("%(name)s may come back: their seat and chips are theirs again.", name=name),
                     "done",

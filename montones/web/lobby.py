@@ -21,7 +21,7 @@ from montones.rules.table import TABLE_SETTINGS
 from montones.web import limits
 from montones.web.common import (
     back_to,
-    computer_names,
+    computer_spellings,
     int_field,
     parse_fields,
     refusal,
@@ -63,7 +63,7 @@ def practice():
             request.form.get("game", ""),
             _("Practice"),
             _("Player"),
-            computer_names(),
+            spellings=computer_spellings(),
         )
     except service.ServiceError as error:
         return render_template("lobby/index.html", form={}, error=refusal(error)), 422

@@ -13,7 +13,15 @@ from montones import service
 from montones.data import history
 from montones.live import channel
 from montones.web import chart, security
-from montones.web.common import actor_for, night, not_kept, number_in, wants_fragment
+from montones.web.common import (
+    actor_for,
+    night,
+    not_kept,
+    number_in,
+    shown_hands,
+    shown_names,
+    wants_fragment,
+)
 from montones.web.tv import in_table_language
 
 bp = Blueprint("records", __name__, url_prefix="/t/<code>")
@@ -31,7 +39,7 @@ def recall(code):
         abort(403)
     items = [
         {"entry": entry, "mine": history.for_seat(entry, player.seat)}
-        for entry in history.hands(table, limit=RECALL)
+        for entry in shown_hands(table, history.hands(table, limit=RECALL))
     ]
     template = "history/_mine.html" if wants_fragment() else "play/history.html"
     return render_template(template, table=table, items=items)
@@ -44,6 +52,7 @@ def verify(code, number):
     entry = history.hand(table, number)
     if entry is None:
         abort(404)
+    entry = shown_hands(table, [entry])[0]
     return render_template("play/verify.html", table=table, entry=entry)
 
 
@@ -76,7 +85,7 @@ def standings_chart(code):
         title = _("Chips over the night")
 
     def draw():
-        names = {seat: p["name"] for seat, p in table.state["players"].items()}
+        names = shown_names(table.state)
         lines = service.chips_over_night(table)
         return chart.drawing(
             lambda: chart.standings_svg(lines, names, screen, title, number_in(locale))

@@ -19,7 +19,6 @@ from flask import current_app, render_template
 from flask_babel import force_locale
 
 from montones import service
-from montones.data import history
 from montones.live import channel
 from montones.rules.games import game
 from montones.web import tv as tv_views
@@ -60,7 +59,7 @@ def _render(table, kind: str) -> str:
         "oob": False,
         "tv": kind == "tv",
         "phone": kind == "phone",
-        "recent": history.hands(table, limit=tv_views.RECENT) if kind == "tv" else [],
+        "recent": tv_views.recent(table) if kind == "tv" else [],
     }
     drawers = {template: block_drawer(template, context) for template, _block in SHARED[kind]}
     # A block with nothing in it for this game (Montones' odds) is not sent.

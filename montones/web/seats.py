@@ -9,6 +9,7 @@ from montones import service
 from montones.web.common import (
     actor_for,
     back_to,
+    computer_spellings,
     credentials,
     join_url,
     not_kept,
@@ -51,7 +52,7 @@ def join(code):
     return _take_seat(
         table,
         "play/join.html",
-        lambda: service.join(table.code, request.form.get("name", "")),
+        lambda: service.join(table.code, request.form.get("name", ""), computer_spellings()),
         full,
     )
 

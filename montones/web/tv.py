@@ -17,7 +17,15 @@ from montones.data import history
 from montones.data.clock import clock
 from montones.rules import demo
 from montones.rules.games import game
-from montones.web.common import back_to, join_url, render_regions, table_view, wants_fragment
+from montones.web.common import (
+    back_to,
+    join_url,
+    render_regions,
+    shown_hands,
+    shown_state,
+    table_view,
+    wants_fragment,
+)
 
 bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 
@@ -34,11 +42,16 @@ def context(table):
         "table": table,
         "v": table_view(table),
         "join_url": join_url(table),
-        "recent": history.hands(table, limit=RECENT),
+        "recent": recent(table),
         "demo": demonstration(table),
         "tv": True,
         "screen": "tv",
     }
+
+
+def recent(table) -> list[dict]:
+    """The TV's last hands, its computers named in its language."""
+    return shown_hands(table, history.hands(table, limit=RECENT))
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,10 @@ def demonstration(table) -> dict[str, Any] | None:
     now = clock().time()
     number, index, step = demo.step_at(game(table.game), table.code, now)
     # The step's view shows its result at once: a reveal (show.js) takes longer than a step.
-    view = {**step.view, "version": step.view["version"] + 1}
+    # Drawn again from its state (as every TV's view is, without the time) for the computers'
+    # names in the TV's language.
+    view = game(table.game).view(shown_state(step.state), None, None)
+    view["version"] += 1
     return {
         "number": number + 1,
         "step": step,

@@ -275,13 +275,13 @@ RELOADED = ("P1", "watcher")  # reloaded mid-reveal: the first hand's, the secon
 @pytest.mark.parametrize(("game", "players", "first"), NIGHTS)
 def test_no_screen_shows_anything_before_the_tvs_reveal(chromium, server, game, players, first):
     base, _process, folder, _port = server
-    night = RandomNight(base, folder, game, players, seed=f"reveal {game} {players}")
+    night = RandomNight(base, folder, game, seed=f"reveal {game} {players}", settings={}, chips=200)
     code = night.code
     lang = [LANGUAGES[(first + i) % 4] for i in range(5)]
     tv = watched(chromium, TV, lang[0], f"{base}/t/{code}/tv")
     watcher = watched(chromium, PHONE, lang[1], f"{base}/t/{code}/watch", is_mobile=True)
     host = watched(chromium, PHONE, lang[2], f"{base}/t/{code}/host/claim/{night.secret}")
-    night.host = host
+    night.host_page = host
     screens = {"TV": tv, "watcher": watcher, "host": host}
     seat_of = {}
     for i in range(players):
@@ -293,9 +293,9 @@ def test_no_screen_shows_anything_before_the_tvs_reveal(chromium, server, game, 
             screens[name] = page
             seat_of[name] = night.sit_page(page, name)
         else:
-            night.sit_http(name)
+            night.sit([name])
     if "draw" in night.rules.ACTIONS:
-        assert night.host_do("draw").status < 400
+        assert night.host_do("draw") < 400
 
     started, hands, problems, moves, earlier = time.monotonic(), 0, [], 0, {}
     while hands < HANDS[players]:

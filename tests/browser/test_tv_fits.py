@@ -25,13 +25,12 @@ What counts, precisely (FITS below):
 - The TV also holds the rules of issue 28 (ROWS): each player's row whole, the name on one line,
   every word at 24 px or more.
 
-The tables are built and played over HTTP (tests/helpers/random_nights.py); the two phones are
+The tables are built and played over HTTP (tests/helpers/random_night.py); the two phones are
 players too, seated through their pages. A game's four tables (one a language) take each step
 side by side, then every screen is checked, so their reveals play at the same time.
 """
 
 import os
-import random
 import re
 
 import pytest
@@ -39,7 +38,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_show import NO_SOUND_BEFORE_A_CLICK
 from tests.helpers.liveserver import create_table, seat
-from tests.helpers.random_nights import FIELDS, NAMES, Seat, Table, create, whoever_else
+from tests.helpers.random_night import FIELDS, NAMES, RandomNight, Seat, create, whoever_else
 from tests.helpers.screens import TV, at_rest, screenshot, serious_violations
 
 TIMEOUT = 10_000
@@ -217,9 +216,9 @@ ROWS = """() => {
 class Night:
     """A game's table in one language, watched by a TV and two phones (each a player)."""
 
-    def __init__(self, chromium, base, game, language):
+    def __init__(self, chromium, base, folder, game, language):
         self.game, self.language = game, language
-        self.table = Table(base, game, language, random.Random(f"{SEED} {game} {language}"))
+        self.table = RandomNight(base, folder, game, f"{SEED} {game} {language}", language)
         context = chromium.new_context(viewport=TV, locale=language)
         context.add_init_script(NO_SOUND_BEFORE_A_CLICK)  # the note asking for a click: the worst
         self.tv = context.new_page()
@@ -230,7 +229,7 @@ class Night:
             page = chromium.new_context(
                 viewport=size, locale=language, has_touch=True, is_mobile=True
             ).new_page()
-            self.table.sit_phone(page, name)
+            self.table.sit_page(page, name, language)
             self.phones.append(page)
 
     def screens(self):
@@ -281,8 +280,8 @@ SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, game):
     """A random night of the game in every language at once, from two players to seven and
     twelve, to the end of the night; after each step every screen is checked (FITS)."""
-    base, _process, _folder, _port = server
-    nights = [Night(chromium, base, game, language) for language in LANGUAGES]
+    base, _process, folder, _port = server
+    nights = [Night(chromium, base, folder, game, language) for language in LANGUAGES]
     done, failures = [], []
 
     def every(step, label):

@@ -120,6 +120,7 @@ def test_the_story_names_who_broke_the_bank(app):
         "name": names[punter],
         "hand": 1,
         "amount": 1,
+        "banker": banker.seat,
         "banker_name": names[banker.seat],
     }
 

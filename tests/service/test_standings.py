@@ -33,53 +33,11 @@ from montones.rules import audit
 from montones.rules.games import game
 from montones.service import Actor
 from tests.helpers.apps import make_app
+from tests.helpers.random_night import SETTINGS, STEPS, ServiceNight
+from tests.helpers.random_night import play_computers as play
 
 HOST = Actor(is_host=True)
 EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "12"))
-
-SETTINGS = {
-    "montones": st.fixed_dictionaries(
-        {"min_bet": st.sampled_from([1, 2]), "heap_counts": st.just([2, 4])}
-    ),
-    "monte": st.fixed_dictionaries(
-        {
-            "bank_size": st.sampled_from([3, 10, 40]),
-            "max_bet": st.sampled_from([2, 10]),
-            "banks_each": st.sampled_from([1, 2]),
-        }
-    ),
-    # Small banks break; deals per bank make the bank pass (and the levy split) often; a levy
-    # is a quarter of a first-card win, so only bets of a few chips pay one.
-    "monte_bank": st.fixed_dictionaries(
-        {
-            "min_bet": st.sampled_from([1, 2]),
-            "bank_size": st.sampled_from([3, 10, 40]),
-            "levy": st.sampled_from([True, True, True, False]),
-            "deals_per_bank": st.sampled_from([None, 1, 2]),
-            "banks_each": st.sampled_from([1, 2]),
-        }
-    ),
-}
-
-STEPS = st.lists(
-    st.one_of(
-        st.tuples(st.just("play"), st.integers(1, 25)),
-        st.tuples(st.just("top_up"), st.integers(0, 3), st.sampled_from([1, 7, 50])),
-        st.tuples(st.just("remove"), st.integers(0, 3)),
-        st.tuples(st.just("end")),
-    ),
-    max_size=8,
-)
-
-
-def play(clock: ManualClock, code: str, turns: int) -> None:
-    """Let the computers take ``turns`` turns, each when the clock says it is due."""
-    for _ in range(turns):
-        due = service.clock_deadline(service.get_table(code))
-        if due is None:  # the night is over
-            return
-        clock.advance(max(0.0, due - clock.time()))
-        service.tick(code)
 
 
 def told(name: str, table) -> None:
@@ -129,38 +87,14 @@ def test_the_nets_of_a_night_add_up_to_minus_what_the_house_kept(app, name, data
 
 
 def played(clock, name, table_settings, computers, chips, steps):
-    table, _secret = service.create_table(name, "Night", chips, table_settings)
-    code = table.code
-    seats = [service.add_computer(code, HOST)[1] for _ in range(computers)]
-    bought = Counter({seat: chips for seat in seats})
-    if "draw" in game(name).ACTIONS:
-        service.act(code, HOST, "draw", {})
+    night = ServiceNight(clock, name, table_settings, computers, chips)
+    code = night.code
     for step in [*steps, ("play", 40), ("end",)]:
         if service.get_table(code).ended_at:
             break
-        if step[0] == "play":
-            play(clock, code, step[1])
-        elif step[0] == "top_up":
-            seat = seats[step[1] % len(seats)]
-            try:
-                service.act(code, HOST, "top_up", {"seat": seat, "amount": step[2]})
-                bought[seat] += step[2]
-            except service.ServiceError:
-                pass  # refused (a player sent away): nothing issued
-        elif step[0] == "remove":
-            seat = seats[step[1] % len(seats)]
-            staked = game(name).balances(service.get_table(code).state).get("stakes")
-            try:
-                service.remove_computer(code, HOST, seat)
-                event(f"{name}: a computer removed" + (" with bets down" if staked else ""))
-            except service.ServiceError:
-                pass
-        else:
-            if service.get_table(code).state.get("bank"):
-                event(f"{name}: the night ended mid-bank")
-            service.host_action(code, HOST, "end")
-        check(code, bought)
-    check(code, bought)
+        night.apply(step)
+        check(code, night.bought)
+    check(code, night.bought)
     told(name, service.get_table(code))
     # The export says the same, and verify re-derives it from the hands and buy-ins.
     assert audit.verify(json.loads(json.dumps(history.export(service.get_table(code))))) == []

@@ -4,7 +4,8 @@ the players marks them."""
 import re
 
 from montones import service
-from tests.helpers.nights import Night, flashed
+from tests.helpers.nights import Night, csrf_of, flashed
+from tests.service.test_computers import run_computers
 
 
 def host_page(night) -> str:
@@ -80,10 +81,58 @@ def test_only_the_host_adds_or_removes_a_computer_player(app):
         assert service.get_table(night.code).state["players"].keys() == {"p1", "p2"}
 
 
-def test_a_russian_host_s_computer_player_has_a_russian_name(app):
-    """Issue 36: computer players were named in Latin letters on Russian screens."""
+def test_a_computer_s_name_is_drawn_in_each_screen_s_language(app, clock):
+    """Issue 36: computer players were named in Latin letters on Russian screens, then in the
+    language of whoever added them on every screen. The table keeps the rules' name; each
+    screen (phones, the TV, the host's page, the standings) writes it in its own language,
+    and the export keeps the table's."""
     night = Night(app, "Ana", "Ben")
     night.host.get(f"/t/{night.code}/host?lang=ru")
     night.host_do("add_computer")
     night.host_do("add_computer")
-    assert [p["name"] for p in computers(night).values()] == ["Лола", "Пако"]
+    assert [p["name"] for p in computers(night).values()] == ["Lola", "Paco"]
+    night.do("Ana", "pass")
+    night.do("Ben", "pass")
+    with app.app_context():  # a computer takes the bank: every phone names its banker
+        run_computers(clock, night.code, until=lambda state: state["phase"] != "auction")
+    ana = night.page("Ana")  # a phone in English first, then in Russian
+    night.clients["Ana"].get("/?lang=ru")
+    night.clients["Ben"].get("/?lang=de")
+    tv = app.test_client()
+    tv.get("/?lang=de")
+    screens = {
+        "ru phone": night.page("Ana"),
+        "de phone": night.page("Ben"),
+        "de tv": tv.get(f"/t/{night.code}/tv"),
+        "ru host": night.host.get(f"/t/{night.code}/host"),
+    }
+    spelled = {"Lola": "Лола", "Paco": "Пако"}
+    banker = night.state()["players"][night.state()["bank"]["banker"]]["name"]
+    for screen, response in {"en phone": ana, **screens}.items():
+        text = response.get_data(as_text=True)
+        russian = screen.startswith("ru")
+        # A phone names the banker; the TV and the host's page list everyone.
+        for latin in ("Lola", "Paco") if "phone" not in screen else (banker,):
+            shown, other = (spelled[latin], latin) if russian else (latin, spelled[latin])
+            assert shown in text and other not in text, (screen, shown)
+    night.host_do("end")
+    ru = night.clients["Ana"].get(f"/t/{night.code}/standings").get_data(as_text=True)
+    de = night.clients["Ben"].get(f"/t/{night.code}/standings").get_data(as_text=True)
+    assert "Лола" in ru and "Lola" not in ru and "Lola" in de and "Лола" not in de
+    export = night.host.get(f"/t/{night.code}/host/export.json").get_json(force=True)
+    assert sorted(export["players"].values()) == ["Ana", "Ben", "Lola", "Paco"]
+
+
+def test_nobody_sits_down_as_a_computer_s_name_in_another_language(app):
+    """A Russian screen writes the computer Lola as «Лола»: a person called Лола beside her
+    would be two of one name there; nor does a computer take a person's name in any language."""
+    night = Night(app, "Пако")
+    night.host_do("add_computer")
+    assert [p["name"] for p in computers(night).values()] == ["Lola"]  # not Paco: Пако sits
+    client = app.test_client()
+    page = client.get(f"/t/{night.code}/join")
+    response = client.post(
+        f"/t/{night.code}/join", data={"csrf_token": csrf_of(page), "name": "Лола"}
+    )
+    assert response.status_code == 422
+    assert "Лола is already at the table" in response.get_data(as_text=True)

@@ -93,7 +93,8 @@ def test_an_unknown_game_is_refused_and_seats_nobody(app):
 )
 def test_a_practice_table_names_its_players_in_the_phone_s_language(app, language, me, computers):
     """Issue 36: a Russian practice seated «Ты» ("Ты выиграл", "Ты wins" in English: a pronoun
-    where the story speaks of a player) beside Lola and Paco in Latin letters."""
+    where the story speaks of a player) beside Lola and Paco in Latin letters. The table keeps
+    the computers' names as the rules give them; the phone draws them in its language."""
     client = app.test_client()
     client.get(f"/?lang={language}")
     token = fresh_token(client)
@@ -101,4 +102,6 @@ def test_a_practice_table_names_its_players_in_the_phone_s_language(app, languag
     code = re.fullmatch(r"/t/([A-Z]{4})", response.location).group(1)
     with app.app_context():
         players = service.get_table(code).state["players"]
-    assert [p["name"] for p in players.values()] == [me, *computers]
+    assert [p["name"] for p in players.values()] == [me, "Lola", "Paco", "Carmen"]
+    page = client.get(response.location).get_data(as_text=True)
+    assert all(name in page for name in computers)

@@ -107,3 +107,20 @@ def test_the_first_player_ends_it_and_it_left_nothing_behind(app, client, clock)
     assert "demo__caption" not in gone
     page = client.get(f"/t/{code}/tv").get_data(as_text=True)
     assert 'class="demo"' not in page and "Ana" in page
+
+
+SPELLED = {"Lola": "Лола", "Paco": "Пако", "Carmen": "Кармен"}
+
+
+@pytest.mark.parametrize("language", ["ru", "de"])
+def test_the_demonstration_s_computers_are_named_in_the_tv_s_language(app, client, clock, language):
+    """Issue 36: the demonstration's computer players kept the rules' Latin names on a
+    Russian TV."""
+    code = new_table(app)
+    shown, other = (SPELLED.values(), SPELLED) if language == "ru" else (SPELLED, SPELLED.values())
+    pages = []
+    for _ in range(20):
+        pages.append(fragment(client, code, **{"Accept-Language": language}))
+        clock.advance(demo.STEP_SECONDS)
+    assert any(name in page for name in shown for page in pages)
+    assert not any(name in page for name in other for page in pages)
