@@ -62,9 +62,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                     "lines": lines.get(placed["id"], []),
                 }
             )
-    spots: dict[str, list[dict]] = {
-        key: [] for key in (*POSITIONS, *SIDE_CARDS, *SIDES, "cross")
-    }
+    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDE_CARDS, *SIDES, "cross")}
     for placed in bets:
         by_part = {line["part"]: line for line in placed["lines"]}
         for part in parts(placed):
