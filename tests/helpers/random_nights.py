@@ -32,6 +32,9 @@ FIELDS = {
     "monte_bank": {"min_bet": 1, "mb_bank_size": 60, "mb_levy": "on", "mb_banks_each": 1},
 }
 BANKS = {"montones": (10, 60), "monte": (50, 50), "monte_bank": (60, 60)}
+# A table of a game with options of its own (issue 41: Monte Bank with two side cards), played as
+# its game is: its name, its game and the fields over the game's.
+VARIANTS = {"monte_bank+sides": ("monte_bank", {"mb_side_cards": "2"})}
 
 
 class Seat:
@@ -73,12 +76,15 @@ class PhoneSeat(Seat):
 
 
 def create(base, game, language):
-    """A table of ``game`` whose TV speaks ``language``; the host's client and token."""
+    """A table of ``game`` (or of a :data:`VARIANTS`) whose TV speaks ``language``; the host's
+    client and token."""
+    game, options = VARIANTS.get(game, (game, {}))
     host = httpx.Client(base_url=base, timeout=30)
     token = CSRF.search(host.get("/", params={"lang": language}).text).group(1)
+    fields = {**FIELDS[game], **options}
     made = host.post(
         "/tables",
-        data={"csrf_token": token, "game": game, "name": "Noche", "chips": 100, **FIELDS[game]},
+        data={"csrf_token": token, "game": game, "name": "Noche", "chips": 100, **fields},
     )
     assert made.status_code == 303, made.text
     code = re.search(r"/t/([A-Z]{4})/host", made.headers["location"]).group(1)
@@ -98,8 +104,10 @@ class Table:
     """One game's table in one language, its players over HTTP (see the module's docstring)."""
 
     def __init__(self, base, game, language, rng: Random):
-        self.base, self.game, self.language, self.rng = base, game, language, rng
         self.host, self.token, self.code = create(base, game, language)
+        self.sides = int(VARIANTS.get(game, (game, {}))[1].get("mb_side_cards", 0))
+        game = VARIANTS.get(game, (game,))[0]
+        self.base, self.game, self.language, self.rng = base, game, language, rng
         self.seats = []
 
     def sit(self, names):
@@ -168,8 +176,11 @@ class Table:
     def casino_bet(self):
         rng = self.rng
         positions = ["ul", "ur", "ll", "lr"]
+        positions += ["s1", "s2"][: self.sides]
         kind = rng.choice(("round", "round", "double", "cross", "monte_carlo"))
         first, at = rng.sample(positions, 2)
+        if kind == "monte_carlo" and at in ("s1", "s2"):
+            kind = "cross"  # a Monte Carlo lies on the layout
         side = rng.choice(("upper", "lower", "left", "right"))
         bar = {"bet_kind": "layout", "against": first, "side": side}
         if kind == "round":
