@@ -40,6 +40,9 @@ def test_a_side_card_is_tapped_like_a_position(app):
     page = night.clients[ana].get(f"/t/{night.code}").get_data(as_text=True)
     assert 'name="at" value="s1"' in page and 'id="first-s2"' in page
     assert "side card 1 again for a round on it (5 to 1, against every other card)" in page
+    # The first hand's guide: its line and its drawing say a side card is tapped as a card.
+    assert "A side card is a card like the others: twice for a round (5 to 1" in page
+    assert "A side card: tapped as a card, its round 5 to 1" in page
     assert night.tap(ana, "s1", 2, first="s1").status_code == 200  # twice: a round on it
     assert night.tap(ben, "ul", 3, first="s2").status_code == 200  # then another: a cross
     bets = night.state()["deal"]["bets"]
