@@ -194,3 +194,29 @@ def test_with_side_cards_every_deal_conserves_chips_and_settles_every_bet(deal):
         elif line["result"] != "void":
             card = outcome["turned"][line["card"]]
             assert card in (win if line["result"] == "won" else lose)
+
+
+def test_a_table_stored_before_the_option_deals_no_side_card_and_records_none():
+    from tests.helpers.tables import MonteBankTable
+
+    table = MonteBankTable()
+    del table.state["settings"]["side_cards"]  # a table made before side cards
+    table.start(_deck(["5S"], "JD", "3C", "KH", ["2S"], []))
+    assert "s1" not in table.state["deal"]["layout"]
+    punter = next(p for p in table.state["seats"] if p != table.state["banker"])
+    with pytest.raises(RulesError, match="no position 's1'"):
+        table.do(monte_bank.bet, punter, "round s1", 1)
+
+
+def test_a_table_with_side_cards_deals_them_and_takes_bets_on_them():
+    from tests.helpers.tables import MonteBankTable
+
+    table = MonteBankTable(side_cards=1)
+    table.start(_deck(["5S"], "JD", "3C", "KH", ["5H", "2S"], ["2H"]))
+    layout = table.state["deal"]["layout"]
+    assert layout["s1"] == ["2S"] and layout["set_aside"] == ["5H"]
+    punter = next(p for p in table.state["seats"] if p != table.state["banker"])
+    table.do(monte_bank.bet, punter, "round s1", 2)
+    table.do(monte_bank.close_bets, table.state["banker"])
+    (line,) = table.state["last_deal"]["result"]["settled"]
+    assert (line["result"], line["net"], line["levy"]) == ("won", 6, 2)  # 4 to 1, the levy 2
