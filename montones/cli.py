@@ -136,7 +136,14 @@ SIMULATED_CHIPS = 200
 @click.option("--hands", type=int, required=True, metavar="N", help="hands to play (1 or more)")
 @click.option("--seed", help="seed the players' choices (the cards always come from the system)")
 @click.option("--export", required=True, metavar="FILE", help="where to write it")
-def simulate(name, players, hands, seed, export):
+@click.option(
+    "--side-cards",
+    type=click.IntRange(0, 2),
+    default=None,
+    metavar="N",
+    help="Monte Bank's side cards (0, 1 or 2; 0 by default)",
+)
+def simulate(name, players, hands, seed, export, side_cards):
     """An all-computer night on the app's own engines, service and store, in a temporary
     SQLite database, on a clock that jumps to each computer's turn: hands are played until
     ``--hands`` are settled (the host then ends the night) or the night ends by itself. Its
@@ -173,6 +180,10 @@ def simulate(name, players, hands, seed, export):
             host = service.Actor(is_host=True)
             # A night long enough for every hand asked for, where the game ends one by itself.
             settings = rules.settings_for_rounds(hands)
+            if side_cards is not None:
+                if "side_cards" not in rules.new_table()["settings"]:
+                    return _fail("simulate", "--side-cards is a Monte Bank table's option")
+                settings["side_cards"] = side_cards
             table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
             for _ in range(players):
                 service.add_computer(table.code, host)

@@ -171,3 +171,40 @@ def test_a_place_that_its_net_does_not_give_fails(tmp_path, capsys, night):
     assert code == 1 and f"is placed {data['standings'][-1]['place']}, their net gives" in said, (
         said
     )
+
+
+@pytest.fixture(scope="module")
+def side_night(tmp_path_factory):
+    """A Monte Bank night with two side cards, as its export."""
+    path = tmp_path_factory.mktemp("side") / "night.json"
+    args = ["simulate", "--game", "monte_bank", "--players", "4", "--hands", "8", "--seed", "41"]
+    assert main([*args, "--side-cards", "2", "--export", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+def test_a_night_with_side_cards_exports_them_and_checks_out(tmp_path, capsys, side_night):
+    dealt = [hand for hand in side_night["hands"] if not hand["result"].get("void")]
+    assert dealt and all(hand["side_cards"] == 2 for hand in side_night["hands"])
+    assert all({"s1", "s2"} <= set(hand["result"]["layout"]) for hand in dealt)
+    assert all("set_aside" in hand["result"] for hand in dealt)
+    code, said = verified(tmp_path, capsys, side_night)
+    assert code == 0 and "the standings check out" in said, said
+
+
+def test_a_side_card_edited_in_an_export_fails(tmp_path, capsys, side_night):
+    data = copy.deepcopy(side_night)
+    hand = next(h for h in data["hands"] if not h["result"].get("void"))
+    hand["result"]["layout"]["s1"], hand["result"]["layout"]["s2"] = (
+        hand["result"]["layout"]["s2"],
+        hand["result"]["layout"]["s1"],
+    )
+    code, said = verified(tmp_path, capsys, data)
+    assert code == 1, said
+
+
+def test_side_cards_dropped_from_an_export_fail(tmp_path, capsys, side_night):
+    data = copy.deepcopy(side_night)
+    for hand in data["hands"]:
+        del hand["side_cards"]
+    code, said = verified(tmp_path, capsys, data)
+    assert code == 1, said

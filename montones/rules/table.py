@@ -144,6 +144,8 @@ BOUNDS: dict[str, tuple[int, Phrase, Phrase | None]] = {
     "banks_each": (MOST_ROUNDS, _ROUNDS, Phrase("banks each")),
     "deals_per_bank": (MOST_ROUNDS, _ROUNDS, Phrase("deals per bank")),
     "short_bank": (MOST_ROUNDS, _ROUNDS, Phrase("short bank")),
+    # Monte Bank's side cards: the source's variant knows one or two.
+    "side_cards": (2, Phrase("a table deals 0, 1 or 2 side cards"), None),
 }
 
 

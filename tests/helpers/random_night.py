@@ -82,6 +82,9 @@ SETTINGS = {
     ),
 }
 BANKS = {"montones": (10, 60), "monte": (50, 50), "monte_bank": (60, 60)}
+# A table of a game with options of its own (issue 41: Monte Bank with two side cards), played as
+# its game is: its name, its game and the fields over the game's.
+VARIANTS = {"monte_bank+sides": ("monte_bank", {"mb_side_cards": "2"})}
 
 # What happens over a night besides the hands, for Hypothesis: ("play", turns), ("top_up",
 # which player, chips), ("remove", which computer), ("end",).
@@ -334,6 +337,10 @@ class RandomNight(Steps):
     def __init__(
         self, base, folder, game_name, seed, language="en", fields=None, settings=None, chips=100
     ):
+        game_name, options = VARIANTS.get(game_name, (game_name, {}))
+        self.sides = int(options.get("mb_side_cards", 0))
+        if options and fields is None:
+            fields = {**FIELDS[game_name], **options}
         self.base, self.game_name, self.language = base, game_name, language
         self.rules = game(game_name)
         self.app = database_app(folder)
@@ -547,9 +554,11 @@ class RandomNight(Steps):
 
     def casino_bet(self):
         rng = self.rng
-        positions = ["ul", "ur", "ll", "lr"]
+        positions = ["ul", "ur", "ll", "lr", *["s1", "s2"][: self.sides]]
         kind = rng.choice(("round", "round", "double", "cross", "monte_carlo"))
         first, at = rng.sample(positions, 2)
+        if kind == "monte_carlo" and at in ("s1", "s2"):
+            kind = "cross"  # a Monte Carlo lies on the layout
         side = rng.choice(("upper", "lower", "left", "right"))
         bar = {"bet_kind": "layout", "against": first, "side": side}
         if kind == "round":

@@ -103,6 +103,23 @@ def test_a_computer_monte_bank_player_makes_only_legal_moves_and_never_stalls(se
     assert {"bank", "bet", "close"} <= set(played)
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 5), sides=st.sampled_from([1, 2]))
+def test_a_computer_monte_bank_player_bets_on_side_cards_too(seed, players, sides):
+    state, played, stalled = computer_night(monte_bank, players, seed, 250, {"side_cards": sides})
+    assert not stalled
+    assert {"bank", "bet", "close"} <= set(played)
+
+
+def test_computer_players_bet_on_side_cards_over_a_few_nights():
+    on_side = 0
+    for seed in range(6):
+        state, _played, _ = computer_night(monte_bank, 4, seed, 250, {"side_cards": 2})
+        deal = state["last_deal"] or {"bets": []}
+        on_side += sum(1 for b in deal["bets"] if {b.get("on"), b.get("against")} & {"s1", "s2"})
+    assert on_side > 0
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_has_a_computer_player(name):
     assert callable(GAMES[name].play)

@@ -34,6 +34,7 @@ CLI_TOO = {
     "monte_two_card_full_thirteen_coups",
     "monte_bank_worked_example",
     "monte_bank_void_lower_pair",
+    "monte_bank_side_cards_worked_example",
 }
 
 SPANISH = {r + s for r in "A234567SCR" for s in "oceb"}

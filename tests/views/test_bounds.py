@@ -47,6 +47,7 @@ BOUNDED = [
     ("monte_bank", "mb_banks_each", MOST_ROUNDS, "Banks each can be at most 1,000."),
     ("monte_bank", "mb_deals_per_bank", MOST_ROUNDS, "Deals per bank can be at most 1,000."),
     ("monte_bank", "cut_timeout", MOST_SECONDS, "The time to cut can be at most 3,600 seconds"),
+    ("monte_bank", "mb_side_cards", 2, "A table deals 0, 1 or 2 side cards."),
 ]
 
 

@@ -78,7 +78,8 @@ def test_monte_banks_rules_draw_the_layout_and_what_matches_each_card_as_the_eng
     client, language
 ):
     html = client.get(f"/rules/monte_bank?lang={language}").get_data(as_text=True)
-    assert html.count('class="mb-pic"') == 7  # the layout, three bets, three stacks
+    # The layout, three bets, two on a side card, three stacks.
+    assert html.count('class="mb-pic"') == 9
     # The colour rule's pictures: what each shows under each card is what the engine matches.
     shown = re.findall(r'data-live="([^"]+)"', html)
     assert len(shown) == 3

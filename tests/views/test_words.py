@@ -36,6 +36,7 @@ RUSSIAN_LATIN = {
     *"Hagan sus apuestas Se se abona Tres tres últimas manos Pagando pagando y cobrando".split(),
     *"Montones la banca Rey de oros copas espadas bastos As Sota Caballo".split(),
     *"montones replay verify EXPORT json JSON QR SHA K A ul ur ll lr".split(),
+    "s",  # the side cards' codes, s1 and s2, as the layout's positions are ul, ur, ll, lr
 }
 
 

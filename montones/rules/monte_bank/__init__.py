@@ -64,6 +64,8 @@ from montones.rules.monte_bank.settle import (
     OPPOSITE,
     PAYS,
     POSITIONS,
+    SET_ASIDE,
+    SIDE_CARDS,
     SIDES,
     by_rank,
     check_bet,
@@ -75,7 +77,9 @@ from montones.rules.monte_bank.settle import (
     live_words,
     matching,
     parts,
+    pays,
     play_deal,
+    positions,
     rank,
     stack_size,
     turning_order,
@@ -127,6 +131,7 @@ SETTINGS = (
     Field("mb_levy", Phrase("The levy"), bool),
     Field("mb_deals_per_bank", Phrase("Deals per bank"), optional=True),
     Field("mb_banks_each", Phrase("Banks for each player")),
+    Field("mb_side_cards", Phrase("Side cards"), optional=True),
     Field("cut_timeout", Phrase("The time to cut"), optional=True),
 )
 
@@ -140,6 +145,7 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
         "levy": values["mb_levy"],
         "deals_per_bank": values.get("mb_deals_per_bank"),
         "banks_each": values["mb_banks_each"],
+        "side_cards": values.get("mb_side_cards", 0),
     }
     if "cut_timeout" in values:
         settings["cut_timeout"] = values["cut_timeout"]
@@ -188,7 +194,9 @@ __all__ = [
     "SEATING",
     "SETTINGS",
     "SETTLES",
+    "SET_ASIDE",
     "SIDES",
+    "SIDE_CARDS",
     "TITLE",
     "aces",
     "active",
@@ -228,8 +236,10 @@ __all__ = [
     "parse_spot",
     "part_odds",
     "parts",
+    "pays",
     "play",
     "play_deal",
+    "positions",
     "put_up_bank",
     "rank",
     "record_lines",

@@ -18,11 +18,17 @@ DEFAULT_SETTINGS = {
     "banks_each": 1,
     "bank_size": 50,
     "cut_timeout": 30,
+    "side_cards": 0,
 }
 
 # Phases: seating -> bank -> cut -> betting -> deal_over -> cut ... (aces) -> bank ... -> finished
 DEAL_OVER = "deal_over"  # the deal is over; the other phases are the rotation's
 SEATING = rotation.SEATING  # a table starts in it (rotation.new_state)
+
+
+def side_cards(settings: dict) -> int:
+    """The side cards a table deals (a table made before the option deals none)."""
+    return settings.get("side_cards", 0)
 
 
 def new_table(settings: dict | None = None) -> State:
@@ -67,6 +73,8 @@ def check_settings(settings: dict) -> None:
             "%(setting)s must be a whole number, at least 1",
             setting=_SETTING_WORDS["deals_per_bank"],
         )
+    if not is_count(settings["side_cards"]) or not 0 <= settings["side_cards"] <= 2:
+        raise RulesError("a table deals 0, 1 or 2 side cards")
     if not isinstance(settings["levy"], bool):
         raise RulesError("the option %(flag)s is true or false", flag="levy")
     # A computer banker puts up this bank: under the minimum bet it is refused at every tick.
@@ -145,7 +153,7 @@ def _cut(
     if now is None:
         now = state["cut_started"]
     rotation.cut_at(state, events, position, how)
-    dealt = deal_layout(state["deck"])
+    dealt = deal_layout(state["deck"], side_cards(state["settings"]))
     number = state["deals"] + 1
     if dealt["void"]:
         # Gather, shuffle, seal, cut and deal again: no bet has been placed. The void deal is

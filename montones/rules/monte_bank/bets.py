@@ -7,8 +7,23 @@ from typing import Any
 
 from montones.rules import rotation, table
 from montones.rules.errors import RulesError
-from montones.rules.monte_bank.bank import DEAL_OVER, SETTLES, check_phase, pass_bank, return_bet
-from montones.rules.monte_bank.settle import POSITIONS, SIDES, check_bet, cost, parts, play_deal
+from montones.rules.monte_bank.bank import (
+    DEAL_OVER,
+    SETTLES,
+    check_phase,
+    pass_bank,
+    return_bet,
+    side_cards,
+)
+from montones.rules.monte_bank.settle import (
+    POSITIONS,
+    SIDE_CARDS,
+    SIDES,
+    check_bet,
+    cost,
+    parts,
+    play_deal,
+)
 from montones.rules.rotation import BETTING, require_banker
 from montones.rules.table import Events, State, action, is_count
 
@@ -36,11 +51,12 @@ def tapped(params: dict[str, Any]) -> dict[str, str]:
     Carlo's cross card and side). A side is a double on it. On the layout (``bet_kind``
     ``layout``) a position is tapped twice: ``first`` is the one tapped before, so the same
     position again is a round on it and another one a cross, the first against this one. A
-    Monte Carlo is on the position tapped, against the position and with the side chosen."""
+    Monte Carlo is on the position tapped, against the position and with the side chosen. A
+    side card is tapped as a position (the bet then judges whether the table deals it)."""
     at, kind = params["at"], params["bet_kind"]
     if at in SIDES:
         return {"kind": "double", "side": at}
-    if at not in POSITIONS:
+    if at not in POSITIONS + SIDE_CARDS:
         raise RulesError(
             "there is no position %(position)r: the positions are ul, ur, ll and lr", position=at
         )
@@ -86,7 +102,7 @@ def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> No
     least the table minimum and at most the bank; their sum may exceed the bank."""
     player = rotation.punter(state, pid)
     placed = parse_spot(spot) if not isinstance(spot, dict) else dict(spot)
-    check_bet(placed)
+    check_bet(placed, side_cards(state["settings"]))
     _check_stake(state, player, amount, len(parts(placed)))
     deal = state["deal"]
     placed = {"id": deal["next_bet"], "player": pid, **placed, "amount": amount}

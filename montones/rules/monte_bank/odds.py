@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from montones.rules.cards import FRENCH
-from montones.rules.monte_bank.settle import LEVY_SHARE, PAYS, deciding
+from montones.rules.monte_bank.settle import LEVY_SHARE, SIDE_CARDS, deciding, pays, positions
 from montones.rules.odds import Odds
 from montones.rules.rotation import BETTING
 from montones.rules.table import State
@@ -29,15 +29,18 @@ def part_odds(layout: dict, part: dict, levy: bool) -> Odds:
     """One part of a bet on a dealt layout, per chip staked (the levy as a quarter of the win,
     what it takes of a stake that is a multiple of 4; less, rounded down, of others)."""
     win, lose = deciding(layout, part)
+    # The layout holds its side cards and the cards set aside: all seen.
     unseen = len(FRENCH.codes) - sum(len(cards) for cards in layout.values())
-    pays = PAYS[part["part"]]
+    paid = pays(layout, part)
+    if not win and not lose:  # no live card either way (a set-aside card): void, stake back
+        return Odds(((0, Fraction(1)),))
     p_win = Fraction(len(win), len(win) + len(lose))
     chances = [(-1, 1 - p_win)]
     if levy:
         first = Fraction(len(win), unseen)
-        chances += [(pays - Fraction(pays, LEVY_SHARE), first), (pays, p_win - first)]
+        chances += [(paid - Fraction(paid, LEVY_SHARE), first), (paid, p_win - first)]
     else:
-        chances.append((pays, p_win))
+        chances.append((paid, p_win))
     return Odds(tuple((net, p) for net, p in chances if p))
 
 
@@ -56,6 +59,24 @@ def layout_odds(layout: dict, levy: bool) -> dict[str, Odds]:
     return bets
 
 
+def side_odds(layout: dict, levy: bool) -> list[dict[str, Any]]:
+    """Each bet on each side card of a dealt layout, from its unseen cards: the round on it,
+    and its cross against every other position (``{"card", "round", "crosses": {P: Odds}}``)."""
+    return [
+        {
+            "card": s,
+            "round": part_odds(layout, {"part": "round", "on": s}, levy),
+            "crosses": {
+                p: part_odds(layout, {"part": "cross", "on": s, "against": p}, levy)
+                for p in positions(layout)
+                if p != s
+            },
+        }
+        for s in SIDE_CARDS
+        if s in layout
+    ]
+
+
 def table_odds(state: State) -> dict[str, Any]:
     """The bets on a layout of each kind with this table's levy, and on the deal in play."""
     levy = state["settings"]["levy"]
@@ -65,4 +86,5 @@ def table_odds(state: State) -> dict[str, Any]:
         "kinds": {size: layout_odds(layout, levy) for size, layout in ODDS_LAYOUTS.items()},
         "deal": layout_odds(deal["layout"], levy) if betting else {},
         "stack": len(deal["layout"]["ul"]) if betting else None,
+        "sides": side_odds(deal["layout"], levy) if betting else [],
     }

@@ -8,8 +8,8 @@ from typing import Any
 from montones.rules import hand_records, settlement
 from montones.rules.cards import FRENCH
 from montones.rules.errors import RulesError
-from montones.rules.monte_bank.bank import NAME
-from montones.rules.monte_bank.settle import check_bet, cost, deal_layout, play_deal
+from montones.rules.monte_bank.bank import NAME, side_cards
+from montones.rules.monte_bank.settle import SET_ASIDE, check_bet, cost, deal_layout, play_deal
 from montones.rules.rotation import BETTING, CUT
 from montones.rules.scenario_input import (
     ScenarioError,
@@ -59,6 +59,8 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         },
         "shuffle": hand_records.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
     }
+    if side_cards(settings):
+        entry["side_cards"] = side_cards(settings)
     if deal["void"]:
         entry["result"] = {
             "void": deal["void"],
@@ -70,7 +72,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         return entry
     result = deal["result"]
     entry["result"] = {
-        "layout": deal["layout"],
+        **laid_out(deal["layout"]),
         "turned": result["turned"],
         "bank": result["bank"],
         "levy": result["levy"],
@@ -78,6 +80,15 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "settled": [_settled_line(line) for line in result["settled"]],
     }
     return entry
+
+
+def laid_out(layout: dict) -> dict[str, Any]:
+    """A layout as a result gives it: its positions under ``layout``, and the cards set aside
+    while its side cards were dealt under ``set_aside`` (with side cards only)."""
+    positions = {p: cards for p, cards in layout.items() if p != SET_ASIDE}
+    if SET_ASIDE not in layout:
+        return {"layout": positions}
+    return {"layout": positions, SET_ASIDE: layout[SET_ASIDE]}
 
 
 def scenario_bet(placed: dict) -> dict[str, Any]:
@@ -142,12 +153,15 @@ def replay(data: dict) -> dict[str, Any]:
     levy = data.get("levy", True)
     if not isinstance(levy, bool):
         raise ScenarioError('"levy" is true or false')
+    sides = data.get("side_cards", 0)
+    if sides not in (0, 1, 2) or isinstance(sides, bool):
+        raise ScenarioError('"side_cards" is 0, 1 or 2')
     players = seated_chips(data)
     deck = deck_order(FRENCH, field(data, "deck"))
     left = dict(players)
     bets = []
     for i, raw in enumerate(listed(data, "bets")):
-        placed = _scenario_bet(f"bets[{i}]", raw, players, bank, low)
+        placed = _scenario_bet(f"bets[{i}]", raw, players, bank, low, sides)
         left[placed["player"]] -= cost(placed)
         if left[placed["player"]] < 0:
             player = placed["player"]
@@ -156,7 +170,7 @@ def replay(data: dict) -> dict[str, Any]:
                 f"{players[player] - left[player]} on the table"
             )
         bets.append(placed)
-    dealt = deal_layout(deck)
+    dealt = deal_layout(deck, sides)
     if dealt["void"]:
         if bets:
             raise ScenarioError(
@@ -171,7 +185,7 @@ def replay(data: dict) -> dict[str, Any]:
         }
     outcome = play_deal(bank, dealt["layout"], dealt["rest"], bets, levy)
     return {
-        "layout": dealt["layout"],
+        **laid_out(dealt["layout"]),
         "turned": outcome["turned"],
         "bank": outcome["bank"],
         "levy": outcome["levy"],
@@ -180,7 +194,9 @@ def replay(data: dict) -> dict[str, Any]:
     }
 
 
-def _scenario_bet(where: str, raw: object, players: dict, bank: int, low: int) -> dict[str, Any]:
+def _scenario_bet(
+    where: str, raw: object, players: dict, bank: int, low: int, sides: int
+) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ScenarioError(f"{where} must be an object")
     player = field(raw, "player", where)
@@ -191,7 +207,7 @@ def _scenario_bet(where: str, raw: object, players: dict, bank: int, low: int) -
         raise ScenarioError(f"{where}: unknown field {quoted(sorted(unknown)[0])}")
     placed = {key: raw[key] for key in ("kind", "on", "against", "side") if key in raw}
     try:
-        check_bet(placed)
+        check_bet(placed, sides)
     except RulesError as error:
         raise ScenarioError(f"{where}: {error}") from None
     needed = {"round": {"on"}, "cross": {"on", "against"}, "double": {"side"}}.get(
@@ -215,6 +231,9 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
     for where, hand in hands:
         if hand.get("deck") != dealt:
             problems.append(f"{where}: its deck is not the committed deck as cut")
-        elif hand["result"].get("layout") != deal_layout(dealt)["layout"]:
+        elif (
+            hand["result"].get("layout")
+            != laid_out(deal_layout(dealt, hand.get("side_cards", 0))["layout"])["layout"]
+        ):
             problems.append(f"{where}: its layout is not the one dealt from the committed deck")
     return problems

@@ -9,12 +9,15 @@ from montones.rules import rotation, table
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
-    PAYS,
     POSITIONS,
+    SET_ASIDE,
+    SIDE_CARDS,
     SIDES,
     cost,
     live_words,
     parts,
+    pays,
+    positions,
     void_cards,
 )
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED, cut_deadline
@@ -56,7 +59,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                     "lines": lines.get(placed["id"], []),
                 }
             )
-    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDES, "cross")}
+    spots: dict[str, list[dict]] = {key: [] for key in (*POSITIONS, *SIDE_CARDS, *SIDES, "cross")}
     for placed in bets:
         by_part = {line["part"]: line for line in placed["lines"]}
         for part in parts(placed):
@@ -87,6 +90,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "deal": shown["number"] if shown else None,
         "deals": state["deals"],
         "layout": shown["layout"] if shown else None,
+        # The side cards on the layout, each with what a round on it pays; the cards set aside.
+        "sides": _sides(shown["layout"]) if shown else [],
+        "set_aside": shown["layout"].get(SET_ASIDE, []) if shown else [],
         "live": live_words(shown["layout"]) if shown else [],
         "bets": bets,
         "spots": spots,
@@ -114,19 +120,30 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     }
 
 
+def _sides(layout: dict) -> list[dict]:
+    return [
+        {"position": s, "pays": pays(layout, {"part": "round", "on": s})}
+        for s in positions(layout)
+        if s in SIDE_CARDS
+    ]
+
+
 def _lines(deal: dict, result: dict, names: dict[str, str]) -> list[dict]:
     """A deal's settled lines with each player's name and where each part lay."""
     placed = {b["id"]: b for b in deal["bets"]}
-    lines = []
-    settled = explain(
-        result["settled"],
-        result["bank"],
-        lambda line: PAYS[line["part"]] * line["stake"] if line["result"] == WON else line["stake"],
-    )
-    for line in settled:
-        part = next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
-        lines.append({**part, **line, "name": names[line["player"]]})
-    return lines
+
+    def part_of(line: dict) -> dict:
+        return next(p for p in parts(placed[line["id"]]) if p["part"] == line["part"])
+
+    def owed(line: dict) -> int:
+        if line["result"] != WON:
+            return line["stake"]
+        return pays(deal["layout"], part_of(line)) * line["stake"]
+
+    return [
+        {**part_of(line), **line, "name": names[line["player"]]}
+        for line in explain(result["settled"], result["bank"], owed)
+    ]
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
@@ -169,4 +186,5 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
             for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "pot")
         },
         "settings": {key: view_["settings"][key] for key in ("min_bet", "levy")},
+        "sides": view_["sides"],
     }
