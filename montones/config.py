@@ -35,6 +35,8 @@ class Config:
     # A seat's actions: a burst of four, about one a second over a minute (montones/web/limits.py).
     # Scripted players (the tests) tap faster than a person: MONTONES_ACTIONS_LIMIT says theirs.
     ACTIONS_LIMIT = os.environ.get("MONTONES_ACTIONS_LIMIT", "4 per 2 seconds; 60 per minute")
+    # A seat's reactions: what a person sends, never a flood over the TV (web/limits.py).
+    REACTIONS_LIMIT = "3 per 2 seconds; 30 per minute"
     RATELIMIT_STRATEGY = "moving-window"
     RATELIMIT_STORAGE_URI = "memory://"
     # Live streams a process holds at once, half its connections (montones/web/limits.py);

@@ -9,7 +9,7 @@ May import every layer below: ``montones.rules``, ``montones.data``, ``montones.
 
 from montones import service
 from montones.rules.games import GAMES, game
-from montones.web import assets, chart, common, host, lobby, play, stream, tv, watch
+from montones.web import assets, chart, common, host, lobby, party, play, stream, tv, watch
 
 
 def init_app(app):
@@ -22,5 +22,6 @@ def init_app(app):
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["chart_size"] = chart.size
     app.jinja_env.globals["version_age"] = service.age
+    party.init_app(app)
     for module in (lobby, play, tv, watch, stream, host):
         app.register_blueprint(module.bp)

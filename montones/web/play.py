@@ -23,6 +23,7 @@ from montones import service
 from montones.data import history
 from montones.live import broker, channel
 from montones.rules.games import game
+from montones.service import party
 from montones.web import chart, limits, screens, security
 from montones.web.common import (
     actor_for,
@@ -44,7 +45,7 @@ from montones.web.tv import in_table_language
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = screens.PAGE
-REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
+REGIONS = ["status", "tap", "felt", "odds", "cheer", "guide", "bar", "own"]
 # A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
@@ -313,9 +314,28 @@ def join(code):
     return _take_seat(
         table,
         "play/join.html",
-        lambda: service.join(table.code, request.form.get("name", "")),
+        lambda: service.join(
+            table.code,
+            request.form.get("name", ""),
+            party.chosen_face(request.form.get("face"), request.form.get("colour")),
+        ),
         full,
     )
+
+
+@bp.post("/react/<reaction>")
+def react(code, reaction):
+    """A reaction from a seat's phone: it floats over the TV beside the player's face for a
+    moment. It changes nothing of the table (no version: a reveal playing on the TV plays on);
+    the live channel keeps the table's last few and wakes its screens. Limited by seat to what
+    a person does (``web/limits.py``, ``reactions``); answered with nothing to swap."""
+    table = service.get_table(code)
+    try:
+        seat = party.reacting(table, credentials(table.code)[0], reaction)
+    except service.ServiceError as error:
+        return limits.said(refusal(error)), error.status, {"Cache-Control": "no-store"}
+    channel.of().react(table.code, seat, reaction)
+    return "", 204
 
 
 @bp.route("/rejoin", methods=["GET", "POST"])
