@@ -48,4 +48,5 @@ class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
     ACTIONS_LIMIT = "1000 per second"  # a script's pace (tests/security/test_limits.py: a person's)
+    REACTIONS_LIMIT = "1000 per second"  # (tests/security/test_seat_pace.py: a person's)
     SQLALCHEMY_DATABASE_URI = "sqlite://"

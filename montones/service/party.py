@@ -27,6 +27,14 @@ SWITCHES = {
     "music_on": ("music", True),
     "music_off": ("music", False),
 }
+# What a switch asked for twice is told (nothing is stored).
+ALREADY = {
+    "start": "The night has started already.",
+    "reactions_off": "Reactions are off already.",
+    "reactions_on": "Reactions are on already.",
+    "music_on": "The music is on already.",
+    "music_off": "The music is off already.",
+}
 
 
 def face_of(party: dict | None, seat: str) -> tuple[str, int]:
@@ -87,7 +95,7 @@ def switch(code: str, actor, kind: str) -> Snapshot:
         if table.ended_at:
             raise ServiceError("This table has ended.")
         if bool((table.party or {}).get(name)) == value:
-            return Snapshot.of(table)  # as asked already: nothing to store
+            raise ServiceError(ALREADY[kind])
         table.party = {**(table.party or {}), name: value}
         write(conn, table, bump(table.state), [{"type": kind}], "host", kind, {})
     return table.committed
@@ -103,6 +111,8 @@ def reacting(table, token: str | None, reaction: str) -> str:
         raise NotAllowed("Join the table first.")
     if table.state["players"].get(seat.seat, {}).get("left"):
         raise NotAllowed("You are no longer at this table.")
+    if table.ended_at:
+        raise ServiceError("This table has ended.")
     if not reactions_on(table):
         raise ServiceError("The host has turned reactions off.")
     return seat.seat

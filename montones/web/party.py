@@ -41,7 +41,11 @@ def moment(table, entry: dict | None) -> dict[str, Any] | None:
     settled = entry["result"]["settled"]
     for number, bet in enumerate(bets):
         mine = [line for line in settled if line.get("bet") == number]
-        if bet.get("kind") == "monte_carlo" and mine and all(l["result"] == "won" for l in mine):
+        if (
+            bet.get("kind") == "monte_carlo"
+            and mine
+            and all(part["result"] == "won" for part in mine)
+        ):
             return _moment("monte_carlo", bet["player"], names)
     heaps = entry.get("heaps") or []
     for line in settled:

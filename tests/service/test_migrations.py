@@ -8,7 +8,7 @@ from montones import create_app
 from montones.config import TestConfig, database_uri
 from montones.extensions import db
 
-HEAD = "0003"
+HEAD = "0004"
 
 
 def opened(url):
@@ -39,6 +39,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
             for table, column in (
                 ("game_tables", "tv_language"),
                 ("game_tables", "next_code"),
+                ("game_tables", "party"),
                 ("ledger", "kind"),
             ):
                 conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
@@ -47,7 +48,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
     with app.app_context():
         assert revision() == HEAD
         columns = {c["name"] for c in inspect(db.engine).get_columns("game_tables")}
-        assert {"tv_language", "next_code"} <= columns
+        assert {"tv_language", "next_code", "party"} <= columns
         assert "kind" in {c["name"] for c in inspect(db.engine).get_columns("ledger")}
         flask_migrate.check()
         db.engine.dispose()

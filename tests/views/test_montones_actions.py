@@ -658,9 +658,9 @@ def test_a_tap_from_an_older_stage_is_refused_with_the_fresh_regions(app, seen):
     assert notice(response) == STALE
     assert night.snapshot() == before
     html = response.get_data(as_text=True)
-    for region in ("status", "tap", "felt", "guide", "bar"):
+    for region in ("status", "tap", "felt", "cheer", "guide", "bar"):
         assert f'id="{region}"' in html
-    assert html.count('hx-swap-oob="morph"') == 6  # and #own, the drawing's version and nonce
+    assert html.count('hx-swap-oob="morph"') == 7  # and #own, the drawing's version and nonce
     # The fresh regions carry the stage the table is at now, and the heaps to tap.
     assert 'name="stage" value="1-betting"' in html
     assert 'name="heap" value="3"' in html
@@ -1615,7 +1615,7 @@ def test_the_rejoin_code_moves_the_seat_to_a_new_phone(app):
     )
     assert response.status_code == 303 and response.location == f"/t/{night.code}"
     html = phone.get(f"/t/{night.code}").get_data(as_text=True)
-    assert '<span class="status__name">Ben' in html
+    assert re.search(r'<span class="status__name"><svg class="face [^>]*>.*?</svg>Ben', html)
     assert 'data-chips="95"' in html
     # The code worked once: the seat has a new one, and the new phone shows it.
     fresh = night.rejoin_code("Ben")

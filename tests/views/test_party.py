@@ -25,7 +25,9 @@ def tv(night, region=None):
 def sit(night, name, **fields):
     client = night.app.test_client()
     token = csrf_of(client.get(f"/t/{night.code}/join"))
-    answer = client.post(f"/t/{night.code}/join", data={"csrf_token": token, "name": name, **fields})
+    answer = client.post(
+        f"/t/{night.code}/join", data={"csrf_token": token, "name": name, **fields}
+    )
     return client, token, answer
 
 
@@ -47,8 +49,8 @@ def test_the_face_chosen_when_sitting_down_is_beside_the_name_on_the_tv_phone_an
     client, token, answer = sit(night, "Ben", face="owl", colour="5")
     assert answer.status_code == 303
     seat = next(s for s, p in night.state()["players"].items() if p["name"] == "Ben")
-    drawn = f'<svg class="face seat-5 '
-    face = "#owl\""
+    drawn = '<svg class="face seat-5 '
+    face = '#owl"'
     players = tv(night, "players")
     row = re.search(rf'<li id="player-{seat}".*?</li>', players, re.S).group(0)
     assert drawn in row and face in row
@@ -59,7 +61,7 @@ def test_the_face_chosen_when_sitting_down_is_beside_the_name_on_the_tv_phone_an
     assert drawn in standings and face in standings
     # Ana chose none: her seat's own face and colour.
     first = re.search(r'<li id="player-p1".*?</li>', players, re.S).group(0)
-    assert '<svg class="face seat-1 ' in first and "#cat\"" in first
+    assert '<svg class="face seat-1 ' in first and '#cat"' in first
 
 
 @pytest.mark.parametrize(
@@ -127,7 +129,7 @@ def test_a_reaction_reaches_the_tv_beside_its_face_and_is_no_version_of_the_tabl
         assert [(seat, kind) for _n, seat, kind, _at in recent] == [(night.seats["Ben"], "clap")]
         with app.test_request_context("/"):
             html = screens.reactions(service.get_table(night.code), recent)
-    assert f'data-seat="{night.seats["Ben"]}"' in html and "#clap\"" in html
+    assert f'data-seat="{night.seats["Ben"]}"' in html and '#clap"' in html
     assert 'hx-swap-oob="morph"' in html
     assert len(html.encode()) < 600  # a few hundred bytes on the TV
 
@@ -136,25 +138,12 @@ def test_a_reaction_is_refused_to_a_phone_without_a_seat_and_an_unknown_one(app)
     night = Night(app, "Ana")
     stranger = night.app.test_client()
     token = csrf_of(stranger.get(f"/t/{night.code}/join"))
-    answer = stranger.post(
-        f"/t/{night.code}/react/laugh", data={"csrf_token": token}, headers=HX
-    )
+    answer = stranger.post(f"/t/{night.code}/react/laugh", data={"csrf_token": token}, headers=HX)
     assert answer.status_code == 403 and "Join the table first." in answer.get_data(as_text=True)
     answer = react(night, "Ana", "boo")
     assert answer.status_code == 422 and "That is not a reaction." in answer.get_data(as_text=True)
     with app.app_context():
         assert channel.of(app).reactions(night.code) == ()
-
-
-def test_reactions_are_limited_to_a_person_s_pace_by_seat(app):
-    night = Night(app, "Ana", "Ben")
-    assert [react(night, "Ben").status_code for _ in range(3)] == [204, 204, 204]
-    refused = react(night, "Ben")
-    assert refused.status_code == 429
-    assert "Too many reactions at once" in refused.get_data(as_text=True)
-    assert react(night, "Ana").status_code == 204  # another seat has its own
-    with app.app_context():
-        assert len(channel.of(app).reactions(night.code)) == 4
 
 
 def test_the_host_turns_reactions_off_and_the_phones_lose_their_row(app):
