@@ -27,14 +27,19 @@ SWITCHES = {
     "music_on": ("music", True),
     "music_off": ("music", False),
 }
-# What a switch asked for twice is told (nothing is stored).
-ALREADY = {
-    "start": "The night has started already.",
-    "reactions_off": "Reactions are off already.",
-    "reactions_on": "Reactions are on already.",
-    "music_on": "The music is on already.",
-    "music_off": "The music is off already.",
-}
+
+
+def _already(kind: str) -> ServiceError:
+    """What a switch asked for twice is told (nothing is stored)."""
+    if kind == "start":
+        return ServiceError("The night has started already.")
+    if kind == "reactions_off":
+        return ServiceError("Reactions are off already.")
+    if kind == "reactions_on":
+        return ServiceError("Reactions are on already.")
+    if kind == "music_on":
+        return ServiceError("The music is on already.")
+    return ServiceError("The music is off already.")
 
 
 def face_of(party: dict | None, seat: str) -> tuple[str, int]:
@@ -95,7 +100,7 @@ def switch(code: str, actor, kind: str) -> Snapshot:
         if table.ended_at:
             raise ServiceError("This table has ended.")
         if bool((table.party or {}).get(name)) == value:
-            raise ServiceError(ALREADY[kind])
+            raise _already(kind)
         table.party = {**(table.party or {}), name: value}
         write(conn, table, bump(table.state), [{"type": kind}], "host", kind, {})
     return table.committed
