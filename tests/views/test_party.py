@@ -92,13 +92,13 @@ def test_the_join_form_offers_every_face_and_colour_with_a_name_each(app):
 def test_the_tv_shows_the_lobby_until_the_host_starts_the_night(app):
     night = Night(app, "Ana", "Ben")
     party = tv(night, "party")
-    assert 'class="lobby"' in party and "2 players at the table" in shown_text(party)
+    assert 'class="party-lobby"' in party and "2 players at the table" in shown_text(party)
     assert "Ana" in party and "Ben" in party and 'data-music="lobby"' in party
     host = night.host.get(f"/t/{night.code}/host?lang=en").get_data(as_text=True)
     assert "Start the night" in host
     version = version_of(night)
     assert night.host_do("start").status_code == 303
-    assert 'class="lobby"' not in tv(night, "party")
+    assert 'class="party-lobby"' not in tv(night, "party")
     assert version_of(night) == version + 1
     assert "Start the night" not in night.host.get(f"/t/{night.code}/host").get_data(as_text=True)
     assert night.state()["players"]  # nothing of the game changed: no chip moved
@@ -107,9 +107,9 @@ def test_the_tv_shows_the_lobby_until_the_host_starts_the_night(app):
 
 def test_the_first_bank_offer_starts_the_night_without_the_host(app):
     night = Night(app, "Ana", "Ben")
-    assert 'class="lobby"' in tv(night, "party")
+    assert 'class="party-lobby"' in tv(night, "party")
     night.ok("Ana", "offer", amount=30)
-    assert 'class="lobby"' not in tv(night, "party")
+    assert 'class="party-lobby"' not in tv(night, "party")
 
 
 def test_a_reaction_reaches_the_tv_beside_its_face_and_is_no_version_of_the_table(app):
