@@ -30,35 +30,27 @@ def moment(table, entry: dict | None) -> dict[str, Any] | None:
     """The biggest moment of the hand ``entry`` (its record) the TV celebrates once its reveal
     is over, if any: who broke the bank, a Monte Carlo that landed (all three parts won), a
     bet paid double on the Rey de oros, a big win; None for a hand of none."""
-    if not entry or "settled" not in entry.get("result", {}):
+    if not entry or "result" not in entry:
         return None
     rules = game(entry["game"])
     names = entry["meta"]["names"]
     broke = rules.emptied_by(entry)
     if broke:
         return _moment("broke", broke, names)
-    bets = entry.get("bets", [])
-    settled = entry["result"]["settled"]
+    bets, lines = rules.record_lines(entry)
+    parts = entry["result"].get("settled", [])  # a Monte Carlo's three, apart
     for number, bet in enumerate(bets):
-        mine = [line for line in settled if line.get("bet") == number]
-        if (
-            bet.get("kind") == "monte_carlo"
-            and mine
-            and all(part["result"] == "won" for part in mine)
-        ):
+        mine = [part for part in parts if part.get("bet") == number]
+        if bet.get("kind") == "monte_carlo" and mine and all(p["result"] == "won" for p in mine):
             return _moment("monte_carlo", bet["player"], names)
     heaps = entry.get("heaps") or []
-    for line in settled:
-        bet = bets[line["bet"]] if line.get("bet") is not None and line["bet"] < len(bets) else {}
-        heap = bet.get("heap")
-        won = line["result"] == "won" and "amount" in bet
-        if won and heap and heaps[heap - 1] == REY_DE_OROS:
-            return _moment("rey_de_oros", bet["player"], names, line["net"])
     nets: dict[str, int] = {}
-    for line in settled:
-        player = bets[line["bet"]]["player"] if line.get("bet") is not None else line.get("player")
-        if player:
-            nets[player] = nets.get(player, 0) + line["net"]
+    for line in lines:
+        bet = bets[line["bet"]]
+        heap = bet.get("heap")
+        if line["result"] == "won" and "amount" in bet and heap and heaps[heap - 1] == REY_DE_OROS:
+            return _moment("rey_de_oros", bet["player"], names, line["net"])
+        nets[bet["player"]] = nets.get(bet["player"], 0) + line["net"]
     big = max(1, table.starting_chips // BIG_WIN_SHARE)
     best = max(nets.items(), key=lambda item: item[1], default=(None, 0))
     if best[0] and best[1] >= big:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from montones import service
 from tests.helpers.random_night import RandomNight
 from tests.helpers.screens import PHONE, TV, serious_violations
 
@@ -42,7 +43,37 @@ SPY = """
 })();
 """
 
-NIGHTS = [("montones", ("en-GB", "es-ES", "de-DE", "ru-RU")), ("monte", ("ru-RU", "de-DE", "en-GB", "es-ES")), ("monte_bank", ("de-DE", "ru-RU", "es-ES", "en-GB"))]
+NIGHTS = [
+    ("montones", ("en-GB", "es-ES", "de-DE", "ru-RU")),
+    ("monte", ("ru-RU", "de-DE", "en-GB", "es-ES")),
+    ("monte_bank", ("de-DE", "ru-RU", "es-ES", "en-GB")),
+]
+# Ana's bet when she may bet: as much as the bank lets her, at least what a big win is made of
+# (a quarter of the starting chips; the computer players' strategies bet a chip or two).
+BIG = 20 // 4
+BIG_BET = {
+    "montones": {"mode": "bet", "heap": 1, "amount": 6},
+    "monte": {"layout": "top", "amount": 6},
+    "monte_bank": {
+        "at": "upper",
+        "bet_kind": "layout",
+        "against": "ll",
+        "side": "upper",
+        "amount": 6,
+    },
+}
+
+
+def big_bet(night, seat, game):
+    """Ana stakes big once a round, when her view lets her bet (a refusal is let be)."""
+    table = night.table()
+    view = night.rules.view(table.state, seat, time.time())
+    mine = view.get("me") or {}
+    most = min(mine.get("most") or 0, 10)
+    if "bet" in mine.get("can", []) and not mine.get("bets") and most >= BIG:
+        stage = service.stage(table.state)
+        bet = {**BIG_BET[game], "amount": most}
+        night.seats[seat].post(f"/t/{night.code}/a/tap", stage=stage, **bet)
 
 
 def shot(page, name):
@@ -127,6 +158,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     # a bank passes).
     started, hands, shown = time.monotonic(), 0, {}
     while not ({"moment", "board"} <= set(shown)) and time.monotonic() - started < 300:
+        big_bet(night, seat_ana, game)
         made = night.step() or night.step(patient=True)
         if made is None:
             break

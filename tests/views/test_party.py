@@ -10,7 +10,7 @@ import pytest
 from montones import service
 from montones.live import channel
 from montones.web import screens
-from tests.helpers.nights import HX, Night, csrf_of, shown_text
+from tests.helpers.nights import HX, MonteNight, Night, csrf_of, shown_text
 
 
 def tv(night, region=None):
@@ -243,3 +243,33 @@ def test_the_standings_show_between_rounds_every_third_hand_with_what_moved(app)
     felt = tv(night, "felt")
     done = int(re.search(r'data-done="(\d+)"', felt).group(1))
     assert f'data-at="{done + 600}"' in board  # after the reveal, never before
+
+
+def test_in_monte_a_broken_bank_is_celebrated_and_the_bank_passing_brings_the_standings(app):
+    night = MonteNight(app, "Ana", "Ben", "Eva")
+    night.draw()
+    night.put_up(10)
+    night.stack(top=["7H", "KC"], bottom=["3S", "2S"], gate="QH")
+    night.cut()
+    broken, punter = night.banker, night.punters[0]
+    assert night.tap(punter, "top", 10).status_code == 200
+    assert night.do(broken, "gate", stage=night.stage()).status_code == 200
+    party = tv(night, "party")
+    moment = moment_of(party)
+    assert moment and f"{punter} broke the bank!" in shown_text(moment)
+    assert 'class="board ' in party  # the bank passed: the standings, after the moment
+
+
+def test_in_monte_bank_a_monte_carlo_that_landed_is_celebrated(app):
+    from tests.helpers.tables import monte_bank_deck
+    from tests.views.test_monte_bank_views import betting
+
+    # The first card turned is an ace, the upper right's: its round, its cross against the
+    # lower left and the upper side's double all win.
+    night = betting(app, deck=monte_bank_deck(["5S"], "AD", "3C", "KH", ["AH", "5H", "3H", "KD"]))
+    ana = night.punters[0]
+    answer = night.tap(ana, "ur", 2, kind="monte_carlo", against="ll", side="upper")
+    assert answer.status_code == 200
+    assert night.do(night.banker, "close", stage=night.stage()).status_code == 200
+    moment = moment_of(tv(night, "party"))
+    assert moment and f"{ana} landed a Monte Carlo!" in shown_text(moment)
