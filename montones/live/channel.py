@@ -152,7 +152,7 @@ class Channel:
             self._reacted += 1
             kept = self._reactions.setdefault(code, deque(maxlen=REACTIONS_KEPT))
             kept.append((self._reacted, seat, reaction, time.monotonic()))
-        self.broker.nudged(code)
+        self.broker.nudged(code, tvs=True)  # a phone has nothing of it to show
 
     def reactions(self, code: str) -> tuple:
         """Table ``code``'s reactions of the last ``REACTION_SECONDS``, oldest first."""

@@ -131,6 +131,9 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
 
     # The host starts the night from the host page; a Monte table then draws for the bank.
     host.reload()
+    problems += serious_violations(host)
+    if game == "montones":
+        shot(host, "host-party-switches")
     host.locator("form[action$='/host/start'] button").click()
     host.wait_for_load_state()
     tv.wait_for_selector(".party-lobby", state="detached")
