@@ -26,6 +26,11 @@ def face(table, seat: str) -> dict[str, Any]:
     return {"face": name, "colour": colour}
 
 
+def colour_of(table, seat: str) -> str:
+    """A seat's colour class: the one its player chose when sitting down, else its number's."""
+    return f"seat-{face(table, seat)['colour']}"
+
+
 def moment(table, entry: dict | None) -> dict[str, Any] | None:
     """The biggest moment of the hand ``entry`` (its record) the TV celebrates once its reveal
     is over, if any: who broke the bank, a Monte Carlo that landed (all three parts won), a
@@ -105,6 +110,7 @@ def board(table, recent: list[dict]) -> list[dict] | None:
 def init_app(app) -> None:
     app.jinja_env.globals.update(
         face=face,
+        colour_of=colour_of,
         party_moment=moment,
         party_board=board,
         in_lobby=party.in_lobby,
