@@ -45,7 +45,7 @@ from montones.web.tv import in_table_language
 bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 
 PAGE = screens.PAGE
-REGIONS = ["status", "tap", "felt", "odds", "cheer", "guide", "bar", "own"]
+REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
 # A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.

@@ -30,7 +30,7 @@ PAGE = "play/table.html"
 # whose id is the block's name. A phone's "tap" carries the version and stage its taps on the
 # felt were made at (the felt's forms name only what they tap).
 SHARED = {
-    "phone": [(PAGE, "tap"), (PAGE, "felt"), (PAGE, "odds"), (PAGE, "cheer")],
+    "phone": [(PAGE, "tap"), (PAGE, "felt"), (PAGE, "odds")],
     "tv": [
         ("tv/table.html", "tv_status"),
         ("tv/table.html", "party"),
