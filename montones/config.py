@@ -35,6 +35,8 @@ class Config:
     # A seat's actions: a burst of four, about one a second over a minute (montones/web/limits.py).
     # Scripted players (the tests) tap faster than a person: MONTONES_ACTIONS_LIMIT says theirs.
     ACTIONS_LIMIT = os.environ.get("MONTONES_ACTIONS_LIMIT", "4 per 2 seconds; 60 per minute")
+    # A seat's reactions: what a person sends, never a flood over the TV (web/limits.py).
+    REACTIONS_LIMIT = "3 per 2 seconds; 30 per minute"
     RATELIMIT_STRATEGY = "moving-window"
     RATELIMIT_STORAGE_URI = "memory://"
     # Live streams a process holds at once, half its connections (montones/web/limits.py);
@@ -46,4 +48,5 @@ class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
     ACTIONS_LIMIT = "1000 per second"  # a script's pace (tests/security/test_limits.py: a person's)
+    REACTIONS_LIMIT = "1000 per second"  # (tests/security/test_seat_pace.py: a person's)
     SQLALCHEMY_DATABASE_URI = "sqlite://"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from montones.data import queries
 from montones.data.clock import clock
@@ -77,6 +77,11 @@ def hands(table: GameTable, limit: int | None = None) -> list[dict]:
         query = query.limit(limit)
     live = live_commitment(table)
     return [shown(entry, live) for entry in db.session.scalars(query)]
+
+
+def count(table: GameTable) -> int:
+    """How many hands the table has settled."""
+    return db.session.scalar(select(func.count(Hand.id)).where(Hand.table_id == table.id))
 
 
 def hand(table: GameTable, number: int) -> dict | None:

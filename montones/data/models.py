@@ -40,6 +40,9 @@ class GameTable(db.Model):
     tv_language: Mapped[str | None] = mapped_column(String(8), default=None)
     # The table of the next night with the same players, once the host has started it.
     next_code: Mapped[str | None] = mapped_column(String(8), default=None)
+    # The party: each seat's face ("faces": seat -> [face, colour]) and the host's party
+    # switches ("started", "quiet": reactions off, "music"); None: nothing chosen yet.
+    party: Mapped[dict | None] = mapped_column(JSON, default=None)
 
 
 class Player(db.Model):

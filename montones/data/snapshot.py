@@ -29,6 +29,7 @@ class Snapshot:
     state: dict[str, Any]
     tv_language: str | None = None
     next_code: str | None = None  # the next night's table, with the same players
+    party: dict | None = None  # faces and the host's party switches (montones.service.party)
     # The seat whose phone asked for this version, when this process wrote it: that phone's
     # answer carries its own regions at this version, so its stream need not tell it. Not part
     # of the table: two snapshots of one version are equal whoever asked.

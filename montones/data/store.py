@@ -79,6 +79,7 @@ class LockedTable:
     state: dict = field(default_factory=dict)
     tv_language: str | None = None
     next_code: str | None = None
+    party: dict | None = None
     asked_by: str | None = None  # the seat whose phone asked (see Snapshot.asked_by)
     committed: Snapshot | None = None
 
@@ -152,7 +153,7 @@ def write(
 ) -> None:
     """Store a new state with its action row, the ledger entries of what moved and the hand it
     settled, if any; and the host's switches (``paused``, ``ended_at``, ``tv_language``,
-    ``next_code``) as the table has them. Chips a join or a top-up brings to the table are
+    ``next_code``) and the party (faces, its switches) as the table has them. Chips a join or a top-up brings to the table are
     issued by the house: those entries are the buy-ins (``kind``)."""
     rules = game(table.game)
     before, after = rules.balances(table.state), rules.balances(new_state)
@@ -212,6 +213,7 @@ def write(
             "ended_at": table.ended_at,
             "tv_language": table.tv_language,
             "next_code": table.next_code,
+            "party": table.party,
         },
     )
     table.state, table.version = new_state, version

@@ -70,11 +70,15 @@ class Broker:
         self._condition(code, True).notify_all()
         self._condition(code, False).notify_all()
 
-    def nudged(self, code: str) -> None:
-        """The open screens of table ``code`` changed: its streams look again."""
+    def nudged(self, code: str, tvs: bool = False) -> None:
+        """The open screens of table ``code`` changed: its streams look again (``tvs``: only
+        those woken first, the TVs': a reaction is theirs alone to show)."""
         with self._lock:
             self._nudges[code] = self._nudges.get(code, 0) + 1
-            self._wake(code)
+            if tvs:
+                self._condition(code, True).notify_all()
+            else:
+                self._wake(code)
 
     def mark(self, code: str) -> tuple[int, int]:
         """Where table ``code`` stands now: its newest version and its screens' changes."""

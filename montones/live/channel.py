@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,8 @@ from montones.live.scheduler import Scheduler
 STUCK = 30.0
 # A seat's choices kept for its phone's bar, at most (what a form says beyond it is ignored).
 CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
+# A table's reactions kept for its TVs: the last few, each shown for REACTION_SECONDS.
+REACTIONS_KEPT, REACTION_SECONDS = 8, 4.0
 
 
 @dataclass(eq=False)
@@ -65,6 +68,10 @@ class Channel:
         # tap's answer draws them, and its phone's stream sends that drawing, not another.
         self.seat_drawings: dict[tuple[str, str, str], tuple[tuple, str]] = {}
         self._screens: dict[str, list[Screen]] = {}
+        # code -> its last reactions: (number, seat, reaction, monotonic time), not a version
+        # of the table (a reveal playing on plays on); kept in this process, as ``choices``.
+        self._reactions: dict[str, deque] = {}
+        self._reacted = 0
         self._lock = threading.Lock()
         self._closed = False  # the server is stopping: no stream is served any more
 
@@ -138,6 +145,20 @@ class Channel:
             since = screen.writing_since
             if since is not None and now - since > STUCK and screen.cut is not None:
                 screen.cut()
+
+    def react(self, code: str, seat: str, reaction: str) -> None:
+        """A seat's reaction: kept for its table's screens, which are woken to show it."""
+        with self._lock:
+            self._reacted += 1
+            kept = self._reactions.setdefault(code, deque(maxlen=REACTIONS_KEPT))
+            kept.append((self._reacted, seat, reaction, time.monotonic()))
+        self.broker.nudged(code, tvs=True)  # a phone has nothing of it to show
+
+    def reactions(self, code: str) -> tuple:
+        """Table ``code``'s reactions of the last ``REACTION_SECONDS``, oldest first."""
+        since = time.monotonic() - REACTION_SECONDS
+        with self._lock:
+            return tuple(r for r in self._reactions.get(code, ()) if r[3] >= since)
 
     def choose(self, code: str, seat: str, values) -> dict[str, str]:
         """What ``seat`` chose on its phone's bar (its stake, its mode...), as this request

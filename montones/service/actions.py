@@ -28,7 +28,7 @@ from montones.rules import RulesError
 from montones.rules.games import game
 from montones.rules.table import moved, table_name
 from montones.rules.table import no_room as rules_no_room
-from montones.service import names
+from montones.service import names, party
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read off a TV, typed on a phone
 REJOIN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -101,10 +101,13 @@ def _free_code(conn: Connection) -> str:
     raise ServiceError("Could not find a free room code; try again.")
 
 
-def join(code: str, name: str, spellings: names.Spellings | None = None) -> tuple[Seat, str]:
-    """Seat a new player with the starting chips; returns their seat and their cookie secret.
-    ``spellings``: the computer players' names in every language, which a person's may not be
-    mistaken for on any screen."""
+def join(
+    code: str, name: str, spellings: names.Spellings | None = None, face: list | None = None
+) -> tuple[Seat, str]:
+    """Seat a new player with the starting chips, and the face they chose (``face``: see
+    :func:`party.chosen_face`); returns their seat and their cookie secret. ``spellings``: the
+    computer players' names in every language, which a person's may not be mistaken for on any
+    screen."""
     token = secrets.token_urlsafe(24)
     with locked(code) as (table, conn):
         if table.ended_at:
@@ -119,6 +122,8 @@ def join(code: str, name: str, spellings: names.Spellings | None = None) -> tupl
         taken = store.rejoin_codes(conn, table.id)
         player = Seat(seat, new_state["players"][seat]["name"], _rejoin_code(taken))
         store.add_player(conn, table.id, player, hash_secret(token))
+        if face is not None:
+            table.party = party.with_face(table.party, seat, face)
         write(conn, table, new_state, events, seat, "join", {"name": player.name})
     return player, token
 
@@ -251,6 +256,9 @@ def _act(
         new_state, events = spec.call(table.state, who, params, clock().time())
     except RulesError as error:
         raise ServiceError(error.template, **error.params) from None
+    if who != "host" and not (table.party or {}).get("started"):
+        # A player's first action (a bank offered) starts the night, lobby or not.
+        table.party = party.started(table.party)
     write(conn, table, new_state, events, who, kind, params, nonce)
     _follow_up(conn, table)
 
@@ -348,6 +356,8 @@ def _seat_again(conn: Connection, old: LockedTable) -> Snapshot:
         created_at=clock().utcnow(),
         state=state,
         tv_language=old.tv_language,
+        # The faces go with their players to their new seats (below), the switches as they are.
+        party={k: v for k, v in (old.party or {}).items() if k in ("quiet", "music")},
     )
     new.id = store.insert_table(conn, new)
     taken: set[str] = set()
@@ -361,6 +371,7 @@ def _seat_again(conn: Connection, old: LockedTable) -> Snapshot:
         taken.add(rejoin)
         unclaimed = UNCLAIMED + secrets.token_hex(16)
         store.add_player(conn, new.id, Seat(seat, player["name"], rejoin), unclaimed)
+        new.party = party.with_face(new.party, seat, list(party.face_of(old.party, pid)))
         write(conn, new, new_state, events, seat, "join", {"name": player["name"]})
     old.next_code = new_code
     write(

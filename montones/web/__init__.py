@@ -17,6 +17,7 @@ from montones.web import (
     errors,
     host,
     lobby,
+    party,
     play,
     records,
     seats,
@@ -37,5 +38,6 @@ def init_app(app):
     app.jinja_env.globals["chart_size"] = chart.size
     app.jinja_env.globals["version_age"] = service.age
     errors.init_app(app)
+    party.init_app(app)
     for module in (lobby, seats, play, records, tv, watch, stream, host):
         app.register_blueprint(module.bp)

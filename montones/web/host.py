@@ -20,6 +20,7 @@ from flask_babel import gettext as _
 from montones import service
 from montones.data import history
 from montones.rules.games import game
+from montones.service import party
 from montones.web.common import (
     actor_for,
     back_to,
@@ -179,6 +180,7 @@ def act(code, kind):
         "new_night",
         "add_computer",
         "remove_computer",
+        *party.SWITCHES,
     }
     if not actor.is_host or kind not in host_kinds | switches:
         abort(403)
@@ -196,7 +198,9 @@ def act(code, kind):
             # The same host secret opens the new table: this device keeps the host's rights.
             remember("hosts", new.code, credentials(table.code)[1])
             return back_to("host.page", code=new.code)
-        if kind == "tv_language":
+        if kind in party.SWITCHES:
+            party.switch(table.code, actor, kind)
+        elif kind == "tv_language":
             language = request.form.get("language") or None
             if language is not None and language not in current_app.config["LANGUAGES"]:
                 abort(400)

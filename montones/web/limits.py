@@ -26,6 +26,9 @@ through where two windows meet.
 The host's own machine (a loopback address: its TV tab, its host page, a browser on the laptop)
 is not limited: guests reach the server over the room's network.
 
+A seat's reactions (``reactions``, ``REACTIONS_LIMIT``: a burst of three, then about one every
+two seconds) are limited the same way, apart from its actions, refused as cheaply.
+
 A seat's actions (``actions``, ``ACTIONS_LIMIT``) are limited apart, by seat, not by address,
 and on the host's machine too (a practice table's phone, a bench): a burst of a few taps, then
 about one a second, what a person does. A tap past it is refused at once, before the view, in
@@ -112,6 +115,10 @@ def _acting() -> bool:
     return request.method == "POST" and request.endpoint == "play.act"
 
 
+def _reacting() -> bool:
+    return request.method == "POST" and request.endpoint == "play.react"
+
+
 def _seat() -> str:
     """Who an action is counted against: the seat this browser holds at the table (its seat
     token), or its address when it holds none."""
@@ -120,16 +127,23 @@ def _seat() -> str:
     return f"{code} {token}" if token else get_remote_address()
 
 
+def said(message: str) -> str:
+    """A refusal said on the phone over nothing else (its #tap-refused line), cheaply."""
+    return f'<p id="tap-refused" class="notice tap-failed" role="alert" hx-swap-oob="true">{escape(message)}</p>'
+
+
 def _too_fast():
     """A tap past its seat's allowance: said on the phone, over nothing else, cheaply."""
-    message = _("Too many taps at once: wait a moment and tap again.")
-    html = f'<p id="tap-refused" class="notice tap-failed" role="alert" hx-swap-oob="true">{escape(message)}</p>'
-    return html, 429, {"Retry-After": "1", "Cache-Control": "no-store"}
+    if request.endpoint == "play.react":
+        message = _("Too many reactions at once: wait a moment.")
+    else:
+        message = _("Too many taps at once: wait a moment and tap again.")
+    return said(message), 429, {"Retry-After": "1", "Cache-Control": "no-store"}
 
 
 def _refused(error: RateLimitExceeded):
     """The page for a device out of tries, with how long it waits for its next one."""
-    if error.limit.scope == "actions":
+    if error.limit.scope in ("actions", "reactions"):
         return _too_fast()
     window = current_app.extensions["limits"].current_limit.window
     # The app's clock reads the machine's time, as the limits library does (a test sets both).
@@ -278,9 +292,16 @@ def init_app(app) -> None:
                 scope="actions",
                 exempt_when=lambda: not _acting(),
             ),
+            # A seat's reactions, apart from its taps and as they are: what a person sends.
+            ApplicationLimit(
+                app.config["REACTIONS_LIMIT"],
+                key_function=_seat,
+                scope="reactions",
+                exempt_when=lambda: not _reacting(),
+            ),
         ],
     )
-    limiter.request_filter(lambda: _host_machine() and not _acting())
+    limiter.request_filter(lambda: _host_machine() and not (_acting() or _reacting()))
     limiter.init_app(app)
     app.extensions["limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)

@@ -9,7 +9,8 @@ from flask_babel import get_locale
 from montones import service
 from montones.live import broker, channel
 from montones.rules.games import game
-from montones.web import screens
+from montones.service import party
+from montones.web import limits, screens
 from montones.web.common import (
     actor_for,
     asked_action,
@@ -199,3 +200,18 @@ def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.post("/react/<reaction>")
+def react(code, reaction):
+    """A reaction from a seat's phone: it floats over the TV beside the player's face for a
+    moment. It changes nothing of the table (no version: a reveal playing on the TV plays on);
+    the live channel keeps the table's last few and wakes its screens. Limited by seat to what
+    a person does (``web/limits.py``, ``reactions``); answered with nothing to swap."""
+    table = service.get_table(code)
+    try:
+        seat = party.reacting(table, credentials(table.code)[0], reaction)
+    except service.ServiceError as error:
+        return limits.said(refusal(error)), error.status, {"Cache-Control": "no-store"}
+    channel.of().react(table.code, seat, reaction)
+    return "", 204

@@ -32,6 +32,7 @@ SHARED = {
     "phone": [(PAGE, "tap"), (PAGE, "felt"), (PAGE, "odds")],
     "tv": [
         ("tv/table.html", "tv_status"),
+        ("tv/table.html", "party"),
         ("tv/table.html", "felt"),
         ("tv/table.html", "players"),
         ("tv/table.html", "recent"),
@@ -41,6 +42,7 @@ SHARED = {
 # version they were drawn at and the drawing's nonce.
 SEAT_REGIONS = ["status", "guide", "bar", "own"]
 WATCHING = "tv/_watching.html"
+REACTIONS = "tv/_reactions.html"
 
 
 def shared(table, kind: str, locale: str) -> str:
@@ -147,6 +149,14 @@ def watching(count: int, locale: str) -> str:
     """How many watch the table, out of band (no request needed: the template's words)."""
     with force_locale(locale):
         html = current_app.jinja_env.get_template(WATCHING).render(watching=count, oob=False)
+    return out_of_band(html)
+
+
+def reactions(table, recent: tuple) -> str:
+    """A TV's reactions of the last moments, out of band (no request needed: no words)."""
+    html = current_app.jinja_env.get_template(REACTIONS).render(
+        table=table, reactions=recent, oob=False
+    )
     return out_of_band(html)
 
 

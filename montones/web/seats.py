@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
 from montones import service
+from montones.service import party
 from montones.web.common import (
     actor_for,
     back_to,
@@ -52,7 +53,12 @@ def join(code):
     return _take_seat(
         table,
         "play/join.html",
-        lambda: service.join(table.code, request.form.get("name", ""), computer_spellings()),
+        lambda: service.join(
+            table.code,
+            request.form.get("name", ""),
+            computer_spellings(),
+            party.chosen_face(request.form.get("face"), request.form.get("colour")),
+        ),
         full,
     )
 

@@ -134,6 +134,7 @@ class Sender:
         self.app, self.screen, self.player, self.asked = app, screen, player, asked
         self.version = seen  # the version whose regions the screen shows
         self.watching: tuple[int, str] | None = None  # the count it shows, and in what
+        self.reactions: tuple = ()  # the reactions it shows (see Channel.reactions)
         self.drawing = screens.SeatDrawing()
         self.live = channel.of(app)
 
@@ -165,6 +166,8 @@ class Sender:
             if screen.kind == "tv" and table.tv_language:  # the host may change it
                 locale = table.tv_language
             html.append(self._shared(table, "tv", locale))
+        if screen.kind == "tv":
+            html += self._reactions(table)
         self.version = table.version
         return screens.update("".join(html)) if html else b""
 
@@ -228,6 +231,15 @@ class Sender:
             self.drawing.key = key
             html.append(self.drawing.html)
         return html
+
+    def _reactions(self, table) -> list[str]:
+        """The table's reactions of the last moments, when they changed (a TV's)."""
+        recent = self.live.reactions(table.code)
+        if recent == self.reactions:
+            return []
+        self.reactions = recent
+        with self._context(self.screen.locale):  # its faces' links
+            return [screens.reactions(table, recent)]
 
     def _watching(self, table) -> list[str]:
         """How many watch, when that or the language it is said in changed."""

@@ -32,7 +32,7 @@ bp = Blueprint("tv", __name__, url_prefix="/t/<code>/tv")
 PAGE = "tv/table.html"
 # The demonstration is a region of its own: the live streams never push it (what it shows
 # follows the clock, not the table's version); it asks for its next step itself.
-REGIONS = ["tv_status", "felt", "players", "recent", "demo"]
+REGIONS = ["tv_status", "party", "felt", "players", "recent", "demo"]
 RECENT = 5  # hands in the TV's corner between hands
 
 

@@ -46,7 +46,16 @@
     won: function () { tone(1568, 0, 0, 0.12, "sine", 0.3); tone(2093, 0, 0.07, 0.2, "sine", 0.25); },
     lost: function () { tone(180, 90, 0, 0.22, "sine", 0.45); },
     void: function () { tone(660, 0, 0, 0.12, "sine", 0.2); },
-    turn: function () { tone(880, 0, 0, 0.12, "sine", 0.3); tone(1320, 0, 0.12, 0.18, "sine", 0.3); }
+    turn: function () { tone(880, 0, 0, 0.12, "sine", 0.3); tone(1320, 0, 0.12, 0.18, "sine", 0.3); },
+    // A hand's big moment on the TV (a big win, a Monte Carlo, the Rey de oros paid double): a
+    // rising arpeggio; a broken bank: a fanfare, longer and lower.
+    cheer: function () {
+      [523, 659, 784, 1047].forEach(function (f, i) { tone(f, 0, i * 0.11, 0.3, "triangle", 0.3); });
+    },
+    broke: function () {
+      [392, 392, 523, 659, 784].forEach(function (f, i) { tone(f, 0, i * 0.16, 0.4, "square", 0.12); });
+      tone(1047, 0, 0.85, 0.9, "triangle", 0.3);
+    }
   };
 
   // A running context renders silence in real time: it is suspended when nothing has sounded

@@ -55,7 +55,8 @@ SPY = """
   const came = window.spyCame = {};  // reveal version -> when this page's felt brought it
   const ends = window.spyEnds = {};  // reveal version -> its declared length (ms)
   let shown = new Map();
-  const REGIONS = "#felt, #tv_status, #players, #recent, #status, #guide, #bar, #odds, #host-live, main, body";
+  // The TV's party (issue 40): a hand's moment and the standings wait for the reveal too.
+  const REGIONS = "#felt, #tv_status, #party, #reactions, #players, #recent, #status, #guide, #bar, #odds, #host-live, main, body";
   const seen = (el) => el.checkVisibility({opacityProperty: true, visibilityProperty: true})
     && !el.closest(".flip:not(.is-turned)");
   const part = (el) => el.closest("[data-at]");

@@ -28,7 +28,12 @@ from montones.rules.cards import FRENCH
 from montones.rules.fairness import new_shuffle
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-NOTICE = re.compile(r'<p class="notice(?:__text)?" role="alert">(.*?)</p>', re.S)
+# The bar's refusal, or the line over the phone's regions a reaction's refusal is said in.
+NOTICE = re.compile(
+    r'<p (?:id="tap-refused" )?class="notice(?:__text| tap-failed)?" role="alert"'
+    r'(?: hx-swap-oob="true")?>(.*?)</p>',
+    re.S,
+)
 FLASH = re.compile(r'<div class="flash" role="alert">(.*?)</div>', re.S)
 REJOIN = re.compile(r'class="rejoin muted">[^<]*<strong>([^<]+)</strong>')
 

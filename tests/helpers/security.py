@@ -77,6 +77,7 @@ def snapshot(app, code: str | None = None) -> str:
                 "name": table.name,
                 "paused": table.paused,
                 "ended": str(table.ended_at),
+                "party": table.party,
                 "host_hash": table.host_hash,
                 "seats": [list(row) for row in seats],
                 "ledger": service.ledger_totals(table),
@@ -260,6 +261,8 @@ def montones_table(app, phase: str, **kwargs) -> Table:
     night = _montones(app, **kwargs)
     roles = dict(MONTONES_ROLES)
     extra: dict = {}
+    if phase == "lobby":  # everyone seated, nobody has acted, the host has not started
+        return Table(app, night, "montones", roles, extra)
     if phase == "auction":
         night.ok("Ana", "offer", amount=30)
         return Table(app, night, "montones", roles, extra)
@@ -285,6 +288,8 @@ def montones_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("close_doors").status_code == 303
     elif phase == "silent":
         assert night.host_do("tv_sound_off").status_code == 303
+    elif phase == "quiet":
+        assert night.host_do("reactions_off").status_code == 303
     elif phase == "ended":
         assert night.host_do("end").status_code == 303
     elif phase in ("chosen", "settled", "rey", "broken"):

@@ -52,6 +52,7 @@ STATE_CHANGING = {
     "lobby.practice": {"POST"},  # POST /practice
     "seats.leave_practice": {"POST"},  # POST /t/<code>/leave-practice
     "play.act": {"POST"},  # POST /t/<code>/a/<kind>
+    "play.react": {"POST"},  # POST /t/<code>/react/<reaction>
     "seats.join": {"POST"},  # POST /t/<code>/join
     "seats.rejoin": {"POST"},  # POST /t/<code>/rejoin
     "host.act": {"POST"},  # POST /t/<code>/host/<kind>
@@ -65,13 +66,13 @@ HOST_SWITCHES = ("pause", "resume", "end", "tv_language")
 
 @dataclass(frozen=True)
 class Outcome:
-    kind: str  # ok | refused | flash | created | seated | already | takes_seat | ends
+    kind: str  # ok | refused | flash | created | seated | already | takes_seat | ends | reacts
     status: int | None = None
     message: str | None = None
 
     @property
     def allowed(self) -> bool:
-        return self.kind in ("ok", "created", "practises", "seated", "takes_seat", "ends")
+        return self.kind in ("ok", "created", "practises", "seated", "takes_seat", "ends", "reacts")
 
     def __repr__(self):
         return self.kind if self.status is None else f"{self.status}:{self.message or ''}"
@@ -86,6 +87,7 @@ ALREADY = Outcome("already")  # already seated: 303 to the phone page, nothing d
 TAKES_SEAT = Outcome("takes_seat")  # the rejoin code moves that seat to this browser
 ASKS = Outcome("asks")  # a drastic action not yet confirmed: "are you sure?", nothing done
 F403 = Outcome("refused", 403)  # the host routes' bare 403
+REACTS = Outcome("reacts")  # a reaction sent to the TV: 204, and the table is as it was
 
 
 def refused(status: int, message: str | None = None) -> Outcome:
@@ -108,6 +110,8 @@ UNKNOWN = refused(422, "That is not something you can do at this table.")
 PAUSED = refused(422, "The host has paused the table.")
 ENDED = refused(422, "This table has ended.")
 R422 = refused(422)
+QUIET = refused(422, "The host has turned reactions off.")
+NO_REACTION = refused(422, "That is not a reaction.")
 
 MONTONES_FORM = {
     "game": "montones",
@@ -164,6 +168,8 @@ class Row:
             return "play.act"
         if self.path.startswith("/host/"):
             return "host.act"
+        if self.path.startswith("/react/"):
+            return "play.react"
         return {
             "/join": "seats.join",
             "/rejoin": "seats.rejoin",
@@ -252,6 +258,21 @@ MATRIX = [
     Row(M, "betting",   "/host/tres",        {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(M, "betting",   "/host/nonsense",    {},                                      (F403,     F403,      F403,      F403,      F403)),
     Row(M, "betting",   "/host/top_up",      {"seat": "$seat:A", "amount": "lots"},   (F403,     F403,      F403,      F403,      flash())),
+    # Montones: the party (issue 40): the host's switches, a phone's reactions
+    Row(M, "lobby",     "/host/start",       {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/start",       {},                                      (F403,     F403,      F403,      F403,      flash("The night has started already."))),
+    Row(M, "betting",   "/host/reactions_off", {},                                    (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "quiet",     "/host/reactions_on", {},                                     (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/reactions_on", {},                                     (F403,     F403,      F403,      F403,      flash("Reactions are on already."))),
+    Row(M, "betting",   "/host/music_on",    {},                                      (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "betting",   "/host/music_off",   {},                                      (F403,     F403,      F403,      F403,      flash("The music is off already."))),
+    Row(M, "ended",     "/host/music_on",    {},                                      (F403,     F403,      F403,      F403,      flash("This table has ended."))),
+    Row(M, "betting",   "/a/music_on",       {},                                      (JOIN,     UNKNOWN,   UNKNOWN,   UNKNOWN,   JOIN)),
+    Row(M, "betting",   "/react/laugh",      {},                                      (JOIN,     REACTS,    REACTS,    REACTS,    JOIN)),
+    Row(M, "quiet",     "/react/clap",       {},                                      (JOIN,     QUIET,     QUIET,     QUIET,     JOIN)),
+    Row(M, "kicked",    "/react/gasp",       {},                                      (JOIN,     GONE,      REACTS,    REACTS,    JOIN)),
+    Row(M, "ended",     "/react/taunt",      {},                                      (JOIN,     ENDED,     ENDED,     ENDED,     JOIN)),
+    Row(M, "betting",   "/react/boo",        {},                                      (NO_REACTION, NO_REACTION, NO_REACTION, NO_REACTION, NO_REACTION)),
     # Montones: creating, joining, rejoining
     Row(M, "betting",   "//tables",          MONTONES_FORM,                           (CREATED,  CREATED,   CREATED,   CREATED,   CREATED)),
     Row(M, "betting",   "//practice",        {"game": "monte"},                       (PRACTISES, PRACTISES, PRACTISES, PRACTISES, PRACTISES)),
@@ -488,6 +509,9 @@ def check(table, row: Row, actor: str, outcome: Outcome, response, before: str) 
         ]
         seat = resolve_seat_of_code(table, row)
         assert changed == [seat], where
+    elif outcome.kind == "reacts":
+        assert response.status_code == 204 and notice(response) is None, where
+        assert after == before, where  # no version, no row: the live channel's alone
     else:  # ok, ends
         assert after != before, where
         if row.endpoint == "host.act":
@@ -800,6 +824,7 @@ UNKNOWN_CODE_ROUTES = [
     ("get", "/t/QQQQ/p/all", None),
     ("get", "/t/QQQQ/back", None),
     ("post", "/t/QQQQ/a/bet", None),
+    ("post", "/t/QQQQ/react/laugh", None),
     ("post", "/t/QQQQ/join", None),
     ("post", "/t/QQQQ/rejoin", None),
     ("get", "/t/QQQQ/tv", None),

@@ -10,9 +10,11 @@ import pytest
 
 from montones.config import Config
 from montones.data.clock import ManualClock
+from montones.live import channel
 from tests.helpers.nights import Night
 
-APP_CONFIG = {"ACTIONS_LIMIT": Config.ACTIONS_LIMIT}  # a person's, as a night has it
+# A person's pace, as a night has it.
+APP_CONFIG = {"ACTIONS_LIMIT": Config.ACTIONS_LIMIT, "REACTIONS_LIMIT": Config.REACTIONS_LIMIT}
 
 
 @pytest.fixture
@@ -49,3 +51,30 @@ def test_a_seat_taps_a_burst_then_waits_its_turn_and_is_told_so(app, clock):
     # A person's pace goes on: about one a second once the burst is spent.
     clock.advance(2.1)
     assert bet(night, "Ben").status_code == 200
+
+
+def react(night, name: str):
+    return night.clients[name].post(
+        f"/t/{night.code}/react/laugh",
+        data={"csrf_token": night.tokens[name]},
+        headers={"HX-Request": "true"},
+    )
+
+
+def test_a_seat_reacts_a_burst_then_waits_its_turn_and_the_tv_is_never_flooded(app, clock):
+    """Issue 40: a guest cannot flood the TV; the refusal is said, and costs no read."""
+    night = Night(app, "Ana", "Ben")
+    clock.advance(60)
+    assert [react(night, "Ben").status_code for _ in range(3)] == [204] * 3
+    refused = react(night, "Ben")
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    html = refused.get_data(as_text=True)
+    assert 'id="tap-refused"' in html and "Too many reactions at once: wait a moment." in html
+    with app.app_context():
+        assert len(channel.of(app).reactions(night.code)) == 3
+    assert react(night, "Ana").status_code == 204  # another seat has its own
+    # Apart from the seat's taps: its reactions spent, it still bets.
+    night.to_betting("Ana", bank=30)
+    assert bet(night, "Ben").status_code == 200
+    clock.advance(2.1)
+    assert react(night, "Ben").status_code == 204

@@ -112,7 +112,9 @@ def audit(where, body: str) -> None:
             # the app's own drawings: a card, the page's card back (templates/cards/_back.html),
             # or the robot that marks a computer player
             shown = attrs.get("class") or ""
-            assert shown.startswith("card card--") or shown in ("card-sprite", "robot"), (
+            # or a face, a reaction (templates/party/_macros.html)
+            drawn = ("card card--", "face ", "reaction__icon", "cheer__icon")
+            assert shown.startswith(drawn) or shown in ("card-sprite", "robot", "face"), (
                 where,
                 attrs,
             )

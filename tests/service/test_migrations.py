@@ -9,7 +9,7 @@ from sqlalchemy import inspect
 from montones.extensions import db
 from tests.helpers.apps import make_app
 
-HEAD = "0003"
+HEAD = "0004"
 
 
 def opened(url):
@@ -37,6 +37,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
             for table, column in (
                 ("game_tables", "tv_language"),
                 ("game_tables", "next_code"),
+                ("game_tables", "party"),
                 ("ledger", "kind"),
             ):
                 conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
@@ -45,7 +46,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
     with app.app_context():
         assert revision() == HEAD
         columns = {c["name"] for c in inspect(db.engine).get_columns("game_tables")}
-        assert {"tv_language", "next_code"} <= columns
+        assert {"tv_language", "next_code", "party"} <= columns
         assert "kind" in {c["name"] for c in inspect(db.engine).get_columns("ledger")}
         flask_migrate.check()
         db.engine.dispose()

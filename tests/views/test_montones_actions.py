@@ -1601,7 +1601,7 @@ def test_the_rejoin_code_moves_the_seat_to_a_new_phone(app):
     )
     assert response.status_code == 303 and response.location == f"/t/{night.code}"
     html = phone.get(f"/t/{night.code}").get_data(as_text=True)
-    assert '<span class="status__name">Ben' in html
+    assert re.search(r'<span class="status__name"><svg class="face [^>]*>.*?</svg>Ben', html)
     assert 'data-chips="95"' in html
     # The code worked once: the seat has a new one, and the new phone shows it.
     fresh = night.rejoin_code("Ben")

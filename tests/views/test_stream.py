@@ -67,7 +67,7 @@ def test_the_tv_gets_its_regions(night):
     stream = Stream(night.host, url(night, "tv", 0))
     try:
         (data,) = updates_of(stream)
-        regions = ["tv_status", "felt", "players", "recent"]
+        regions = ["tv_status", "party", "felt", "players", "recent"]
         at = [data.find(f'id="{region}"') for region in regions]
         assert -1 not in at and at == sorted(at)
         assert data.count('hx-swap-oob="morph"') == len(regions)
@@ -223,5 +223,29 @@ def test_a_stream_is_gzipped_for_a_browser_that_takes_it_and_each_update_reads_a
         plain = Stream(night.host, url(night, "tv", 0))
         assert "Content-Encoding" not in plain.response.headers
         plain.close()
+    finally:
+        stream.close()
+
+
+def test_the_tv_is_sent_the_end_of_its_lobby_and_a_reaction_without_a_version(app):
+    """Issue 40: the host's start redraws the TV's party (the lobby goes); a phone's reaction
+    reaches the TV as its own region, the table's version unchanged."""
+    party = Night(app, "Ana", "Ben")
+    stream = Stream(party.host, url(party, "tv", 0))
+    try:
+        (data,) = updates_of(stream)
+        assert 'class="party-lobby"' in data
+        assert party.host_do("start").status_code == 303
+        (data,) = updates_of(stream)
+        assert 'id="party"' in data and 'class="party-lobby"' not in data
+        answer = party.clients["Ben"].post(
+            f"/t/{party.code}/react/gasp",
+            data={"csrf_token": party.tokens["Ben"]},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 204
+        (data,) = updates_of(stream)
+        assert data.count('hx-swap-oob="morph"') == 1 and 'id="reactions"' in data
+        assert f'data-seat="{party.seats["Ben"]}"' in data and "#gasp" in data
     finally:
         stream.close()

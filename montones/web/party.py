@@ -1,0 +1,121 @@
+"""What the screens draw of the party (``service.party``): faces, the lobby, the moments the
+TV celebrates after a reveal and the leaderboard between rounds. Template globals, drawn from
+the table at its version (its row's ``party``, its hands' records), every game alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from montones.data import history
+from montones.rules.games import game
+from montones.service import party
+
+# The TV shows the leaderboard after every BOARD_EVERY-th hand, and when a bank passes.
+BOARD_EVERY = 3
+# A win worth a moment of its own: at least this share of the starting chips in one hand.
+BIG_WIN_SHARE = 4
+REY_DE_OROS = "Ro"
+# How big a moment is (its CSS class and its sound): bigger events, bigger moments.
+SIZES = {"broke": "huge", "monte_carlo": "big", "rey_de_oros": "big", "big_win": "big"}
+
+
+def face(table, seat: str) -> dict[str, Any]:
+    """A seat's face and colour, as its templates draw it."""
+    name, colour = party.face_of(getattr(table, "party", None), seat)
+    return {"face": name, "colour": colour}
+
+
+def colour_of(table, seat: str) -> str:
+    """A seat's colour class: the one its player chose when sitting down, else its number's."""
+    return f"seat-{face(table, seat)['colour']}"
+
+
+def moment(table, entry: dict | None) -> dict[str, Any] | None:
+    """The biggest moment of the hand ``entry`` (its record) the TV celebrates once its reveal
+    is over, if any: who broke the bank, a Monte Carlo that landed (all three parts won), a
+    bet paid double on the Rey de oros, a big win; None for a hand of none."""
+    if not entry or "result" not in entry:
+        return None
+    rules = game(entry["game"])
+    names = entry["meta"]["names"]
+    broke = rules.emptied_by(entry)
+    if broke:
+        return _moment("broke", broke, names)
+    bets, lines = rules.record_lines(entry)
+    parts = entry["result"].get("settled", [])  # a Monte Carlo's three, apart
+    for number, bet in enumerate(bets):
+        mine = [part for part in parts if part.get("bet") == number]
+        if bet.get("kind") == "monte_carlo" and mine and all(p["result"] == "won" for p in mine):
+            return _moment("monte_carlo", bet["player"], names)
+    heaps = entry.get("heaps") or []
+    nets: dict[str, int] = {}
+    for line in lines:
+        bet = bets[line["bet"]]
+        heap = bet.get("heap")
+        if line["result"] == "won" and "amount" in bet and heap and heaps[heap - 1] == REY_DE_OROS:
+            return _moment("rey_de_oros", bet["player"], names, line["net"])
+        nets[bet["player"]] = nets.get(bet["player"], 0) + line["net"]
+    big = max(1, table.starting_chips // BIG_WIN_SHARE)
+    best = max(nets.items(), key=lambda item: item[1], default=(None, 0))
+    if best[0] and best[1] >= big:
+        return _moment("big_win", best[0], names, best[1])
+    return None
+
+
+def _moment(kind: str, seat: str, names: dict, amount: int = 0) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "seat": seat,
+        "name": names.get(seat, ""),
+        "amount": amount,
+        "size": SIZES[kind],
+    }
+
+
+def board(table, recent: list[dict]) -> list[dict] | None:
+    """The leaderboard the TV shows after this hand (``recent``: the table's last hands'
+    records, newest first), or None: after every ``BOARD_EVERY``-th hand and when a bank has
+    passed. Each row: the standing now, with the chips won or lost and the places moved over
+    the hands since the board was last due."""
+    if not recent or table.ended_at:
+        return None
+    rules = game(table.game)
+    count = history.count(table)
+    if count % BOARD_EVERY and not rules.between_banks(table.state):
+        return None
+    since = recent[: (count - 1) % BOARD_EVERY + 1]
+    moved: dict[str, int] = {}
+    for entry in since:
+        after, before = entry["result"].get("players", {}), entry.get("players", {})
+        for seat in after:
+            moved[seat] = moved.get(seat, 0) + after[seat] - before.get(seat, after[seat])
+        banker = entry["meta"].get("banker")
+        if banker and "bank" in entry["result"] and "bank" in entry:
+            moved[banker] = moved.get(banker, 0) + entry["result"]["bank"] - entry["bank"]
+    rows = rules.standings(table.state)
+    then = sorted(rows, key=lambda row: -(row["chips"] - moved.get(row["player"], 0)))
+    was = {row["player"]: place for place, row in enumerate(then, 1)}
+    return [
+        {
+            **row,
+            "moved": moved.get(row["player"], 0),
+            "climbed": was[row["player"]] - index,
+            **face(table, row["player"]),
+        }
+        for index, row in enumerate(rows, 1)
+    ]
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals.update(
+        face=face,
+        colour_of=colour_of,
+        party_moment=moment,
+        party_board=board,
+        in_lobby=party.in_lobby,
+        reactions_on=party.reactions_on,
+        FACES=party.FACES,
+        REACTIONS=party.REACTIONS,
+        COLOURS=party.COLOURS,
+    )
