@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from montones.rules import RulesError, monte, monte_bank, montones
 from montones.rules.cards import FRENCH, SPANISH
 from montones.rules.montones import uneven_sizes
-from tests.helpers.tables import NOW, MonteBankTable, MonteTable, Table, _uncut
+from tests.helpers.tables import NOW, MonteBankTable, MonteTable, Table
 from tests.rules.test_monte_bank_properties import spots
 
 PUNTERS = ["ana", "ben", "eva", "dan"]
@@ -305,7 +305,8 @@ def own_monte_bank(**settings):
 
 def test_monte_bank_stacks_a_pair_as_it_comes_then_lays_out_ur_ll_lr():
     t, banker = own_monte_bank()
-    for card, position in (("7S", "ul"), ("7H", "ul"), ("JD", "ur"), ("2C", "ll"), ("4C", "lr")):
+    for card, position in (("7S", "ul"), ("7H", "ur"), ("JD", "ur"), ("2C", "ll"), ("4C", "lr")):
+        assert monte_bank.waiting_for(t.state) == position  # a card of ul's rank stacks on it
         t.do(monte_bank.enter_card, banker, card)
     assert t.state["deal"]["layout"] == {
         "ul": ["7S", "7H"],
