@@ -1,6 +1,6 @@
 """A deal played with the table's own cards (:mod:`montones.rules.own_deck`): the four
 positions are entered as they are laid out (``ul`` and the cards of its rank stacked on it as
-they come, ``ur``, then ``ll`` and ``lr``), a void deal said as soon as its card is entered;
+they come, ``ur``, then ``ll`` and ``lr``), a void deal said as soon as the positions show it;
 once bets close, each card turned from the bottom until the last bet is decided."""
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from montones.rules.table import Events, State, action
 
 def laid_out(cards: list[str]) -> tuple[dict[str, list[str]], str | None]:
     """The positions the ``cards`` entered so far make, as :func:`~.settle.deal_layout` lays
-    a deck out, and why the deal is void (as soon as a card makes it so), else None."""
+    a deck out, and why the deal is void, else None: a fourth card of ``ul``'s rank makes it
+    void at once, the lower cards once both are down (as the dealt layout says it, before
+    any bet, a lower pair before a lower card matching an upper one)."""
     layout: dict[str, list[str]] = {position: [] for position in POSITIONS}
     for card in cards:
         upper = {rank(c) for c in layout["ul"] + layout["ur"]}
@@ -40,13 +42,11 @@ def laid_out(cards: list[str]) -> tuple[dict[str, list[str]], str | None]:
                     return layout, FOUR_OF_A_RANK
         elif not layout["ll"]:
             layout["ll"] = [card]
-            if rank(card) in upper:
-                return layout, LOWER_MATCHES_UPPER
         else:
             layout["lr"] = [card]
             if rank(card) == rank(layout["ll"][0]):
                 return layout, LOWER_PAIR
-            if rank(card) in upper:
+            if {rank(card), rank(layout["ll"][0])} & upper:
                 return layout, LOWER_MATCHES_UPPER
     return layout, None
 

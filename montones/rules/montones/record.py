@@ -81,7 +81,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         },
         "shuffle": hand_records.sealed(
             shuffle,
-            hand["cut"]["position"],
+            hand["cut"] and hand["cut"]["position"],
             sizes=hand.get("sizes"),
             kept=hand.get("kept"),
             heaps=hand["heaps"],
