@@ -81,3 +81,39 @@ def entry_actions(
 
 def entered_event(card: str, what: str) -> dict:
     return {"type": "card_entered", "card": card, "for": what}
+
+
+def shown(
+    state: State,
+    deck: Deck,
+    waiting: str | None,
+    seen: list[str],
+    banker: str | None,
+    undo: Callable[[State, str], tuple[State, Events]],
+) -> dict | None:
+    """What every screen shows of the entry (None at a table that deals): who enters, what
+    card is awaited (``waiting``, the engine's word for it), the cards seen in this deal or
+    deck, the last one entered, and whether it can still be taken back."""
+    if not own(state):
+        return None
+    by = state["settings"][SETTING]
+    try:
+        undo(state, "host" if by == "host" else banker or "")
+        undoable = True
+    except RulesError:
+        undoable = False
+    return {
+        "by": by,
+        "waiting": waiting,
+        "seen": list(seen),
+        "codes": list(deck.codes),
+        "undo": undoable,
+    }
+
+
+def seat_can(entry: dict | None, seat: str | None, banker: str | None) -> set[str]:
+    """What a seat's phone may do of the entry: the banker enters (and takes back) at a table
+    where the banker enters; the host's page does at a table where the host does."""
+    if entry is None or entry["by"] != "banker" or seat is None or seat != banker:
+        return set()
+    return ({"card"} if entry["waiting"] else set()) | ({"undo_card"} if entry["undo"] else set())

@@ -31,7 +31,7 @@ def waiting_for(state: State) -> str | None:
 def seen(state: State) -> list[str]:
     """The cards of this deck seen so far: the coups done and this coup's."""
     coup = state["coup"]
-    return state["discards"] + (coup["entered"] if coup else [])
+    return state["discards"] + (coup.get("entered", []) if coup else [])
 
 
 def _lay_out(state: State) -> None:

@@ -102,6 +102,8 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
 def unseen_before_gate(state: State, coup: dict) -> list[str]:
     """The cards nobody had seen while the coup's bets were made: the deck, the gate in it."""
     seen = set(coup["bottom"]) | set(coup["top"])
+    if coup["gate"] is None and state["shuffle"] is None:  # the table's own cards
+        return [card for card in FRENCH.codes if card not in seen and card not in state["discards"]]
     if coup["gate"] is None:
         return [card for card in state["deck"] if card not in seen]
     used = len(coup["bottom"]) + len(coup["top"]) + 1

@@ -66,7 +66,7 @@ def waiting_for(state: State) -> str | None:
 def seen(state: State) -> list[str]:
     """The cards of this deal seen so far (each deal is a fresh shuffle)."""
     deal = state["deal"]
-    return deal["entered"] + (deal["turned"] or []) if deal else []
+    return deal.get("entered", []) + (deal.get("turned") or []) if deal else []
 
 
 def undecided(deal: dict[str, Any]) -> int:
