@@ -100,3 +100,16 @@ def test_the_host_enters_the_cards_on_the_hosts_page_at_a_table_that_says_so(app
 def test_the_lobby_offers_our_own_deck(app):
     page = app.test_client().get("/").get_data(as_text=True)
     assert 'name="own_deck"' in page and "Our own deck: the banker enters each card" in page
+
+
+def test_the_history_says_an_own_deck_hand_had_no_sealed_shuffle(app):
+    night = own_monte(app)
+    banker, punter = night.banker, night.punters[0]
+    for card in ("2H", "3S", "4D", "5C"):
+        night.do(banker, "card", card=card, stage=night.stage())
+    night.tap(punter, "top", 5)
+    night.do(banker, "card", card="7D", stage=night.stage())
+    assert night.state()["phase"] == "coup_over"
+    history = text(night.clients[punter].get(f"/t/{night.code}/history"))
+    assert "Played with the table's own cards: no shuffle was sealed" in history
+    assert night.clients[punter].get(f"/t/{night.code}/verify/1").status_code == 404
