@@ -113,3 +113,43 @@ def test_the_history_says_an_own_deck_hand_had_no_sealed_shuffle(app):
     history = text(night.clients[punter].get(f"/t/{night.code}/history"))
     assert "Played with the table's own cards: no shuffle was sealed" in history
     assert night.clients[punter].get(f"/t/{night.code}/verify/1").status_code == 404
+
+
+def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+    night = MonteNight.__new__(MonteNight)
+    night.form = lambda token, chips, **settings: {
+        "csrf_token": token,
+        "game": "montones",
+        "name": "Ours",
+        "chips": str(chips),
+        "min_bet": "1",
+        "heaps_min": "3",
+        "heaps_max": "8",
+        "tenure": "60",
+        "cut_timeout": "30",
+        **settings,
+    }
+    MonteNight.__init__(night, app, "Ana", "Ben", "Eva", own_deck="banker")
+    assert night.do("Ana", "offer", amount=50).status_code == 200
+    night.do("Ben", "pass")
+    night.do("Eva", "pass")
+    assert night.state()["phase"] == "heaps"  # no cut: the deck on the table is cut by hand
+    night.do("Ana", "heaps", count=3, stage=night.stage())
+    night.do("Ben", "choose", heap=3, stage=night.stage())
+    night.do("Ben", "bet", heap=1, amount=10, stage=night.stage())
+    for name in ("Ana", "Ben"):
+        assert night.clients[name].get(f"/t/{night.code}").status_code == 200
+    assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+    night.do("Ana", "close", stage=night.stage())
+    page = night.clients["Ana"].get(f"/t/{night.code}")
+    assert "The bottom card of heap 1" in text(page) and len(picked(page)) == 40
+    night.do("Ana", "card", card="6o", stage=night.stage())
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert "Waiting for the card: The bottom card of heap 2" in text(tv)
+    heap = tv.get_data(as_text=True).split('id="heap-1"')[1].split("</li>")[0]
+    assert 'data-card="6o"' in heap  # the TV shows the card as it is entered
+    for card in ("2c", "4e"):
+        night.do("Ana", "card", card=card, stage=night.stage())
+    assert night.state()["phase"] == "settled"
+    assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
+    assert night.host.get(f"/t/{night.code}/tv").status_code == 200

@@ -116,6 +116,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cut_by_clock": names.get(hand["cutter"])
         if hand
         and phase in (HEAPS, BETTING)
+        and hand["cut"] is not None  # None: the table's own cards, cut by hand
         and hand["cut"]["how"] == "random"
         and not hand.get("rey_kept")
         else None,
@@ -123,7 +124,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
         "rey_kept": hand.get("rey_kept", False) if hand else False,
-        "commitment": hand["shuffle"]["commitment"] if hand and "shuffle" in hand else None,
+        "commitment": hand["shuffle"]["commitment"] if hand and hand.get("shuffle") else None,
         "result": result
         and {
             **result,
