@@ -72,7 +72,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "room": state["bank"] - on_table if phase == BETTING else 0,
         "coup": shown["number"] if shown else None,
         "coups": max_coups(state["settings"]),
-        "deck": len(state["deck"]),
+        # With the table's own cards: the cards of the real deck nobody has seen yet.
+        "deck": len(FRENCH.codes) - len(seen(state)) if own_deck.own(state) else len(state["deck"]),
         "discards": list(state["discards"]),
         "commitment": live_commitment(state),
         "cutter": state["cutter"] if cutting else None,

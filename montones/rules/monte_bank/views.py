@@ -113,7 +113,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cut_by_clock": rotation.cut_by_clock(state, names)
         if phase in (BETTING, DEAL_OVER)
         else None,
-        "deck": len(state["deck"]),
+        # With the table's own cards: the cards of the real deck nobody has seen yet.
+        "deck": len(FRENCH.codes) - len(seen(state)) if own_deck.own(state) else len(state["deck"]),
         **rotation.night_view(state, names, first_draw),
         "entry": _entry(state),
         "me": my_view(state, seat, now),

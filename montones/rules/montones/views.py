@@ -55,7 +55,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             heaps.append(
                 {
                     "number": number,
-                    "size": len(cards) or None,  # None: a heap of the table's own cards
+                    # None: a heap of the table's own cards, whose size nobody counted
+                    "size": None if own_deck.own(state) else len(cards),
                     "card": card,
                     "is_bank_heap": number == hand["bank_heap"],
                     "bets": bets,
