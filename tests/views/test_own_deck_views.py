@@ -153,3 +153,19 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     assert night.state()["phase"] == "settled"
     assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
     assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+
+
+def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):
+    night = own_monte(app)
+    banker = night.banker
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    picker = page.split('id="picker"')[1].split("</form>")[0]
+    assert 'name="stage"' not in picker
+    stage = night.stage()
+    assert night.do(banker, "card", card="KH").status_code == 200
+    assert night.do(banker, "card", card="QH").status_code == 200  # drawn before the first
+    assert night.state()["coup"]["entered"] == ["KH", "QH"]
+    stage = night.stage()
+    assert night.do(banker, "undo_card", stage=stage).status_code == 200
+    assert night.do(banker, "undo_card", stage=stage).status_code == 409
+    assert night.state()["coup"]["entered"] == ["KH"]
