@@ -33,7 +33,9 @@ def picked(response) -> list[tuple[str, bool]]:
     page = response.get_data(as_text=True)
     return [
         (code, "disabled" in rest)
-        for code, rest in re.findall(r'name="card" value="(\w\w)"([^>]*)>', page)
+        for code, rest in re.findall(
+            r'class="picker__card[^"]*" type="submit" value="(\w\w)"([^>]*)>', page
+        )
     ]
 
 
