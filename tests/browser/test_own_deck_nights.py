@@ -74,6 +74,9 @@ def test_a_monte_night_with_our_own_deck(chromium, server, lang):
     post(banker, "bank")
     expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(banker, f"own-monte-{lang}-phone-picker")
+    banker.set_viewport_size({"width": 360, "height": 800})
+    shot(banker, f"own-monte-{lang}-phone-picker-360")
+    banker.set_viewport_size(PHONE)
     shot(punter, f"own-monte-{lang}-phone-waiting")
     coups = [(["2H", "3S"], ["4D", "5C"], "7H"), (["KH", "QS"], ["JD", "AC"], "6S")]
     for number, (bottom, top, gate) in enumerate(coups, start=1):
@@ -117,9 +120,10 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
         banker.locator(f'#picker button[value="{card}"]').click()
         expect(banker.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
     shot(banker, "own-monte_bank-de-phone-picker")
-    for card in ("JD", "2C", "4C"):
+    for card in ("JD", "2C", "4C"):  # tapped as quickly as a hand can: entered in that order
         banker.locator(f'#picker button[value="{card}"]').click()
-    expect(tv.locator('#felt svg[data-card="4C"]').first).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator('#pos-lr svg[data-card="4C"]')).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator('#pos-ll svg[data-card="2C"]')).to_be_visible()  # ll before lr
     shot(tv, "own-monte_bank-de-tv-layout")
     punter.locator('#intent input[name="amount"][value="5"]').check(force=True)
     punter.locator('#felt form.mb__tap:has(input[name="at"][value="upper"]) button').click()
