@@ -103,6 +103,7 @@ def replay(file, hand):
 def verify(file):
     """One line per problem on stdout, exit 1 if there is any; a file that cannot be read, 2."""
     from montones.rules import audit
+    from montones.rules.hand_records import own_deck
 
     try:
         data = _load(file)
@@ -114,10 +115,17 @@ def verify(file):
     if problems:
         return 1
     hands = len(data["hands"])
-    decks = len({hand["shuffle"]["commitment"] for hand in data["hands"]})
+    own = sum(1 for hand in data["hands"] if own_deck(hand))
+    decks = len({hand["shuffle"]["commitment"] for hand in data["hands"] if not own_deck(hand)})
     print(
         f"{hands} hands from {decks} decks: every result, every commitment, the hands' numbers "
         "and the standings check out"
+        + (
+            f"; {own} played with the table's own cards: re-settled from the cards entered, "
+            "no shuffle sealed to open"
+            if own
+            else ""
+        )
         + (
             ""
             if data["table"].get("ended_at") and not data["held_back"]

@@ -45,7 +45,7 @@ def hand_row(
     return {
         "number": number,
         "version": after["version"],
-        "commitment": entry["shuffle"]["commitment"],
+        "commitment": entry["shuffle"]["commitment"] or "",  # "": the table's own cards
         "record": entry,
         "created_at": at,
     }
@@ -60,7 +60,7 @@ def live_commitment(table: GameTable) -> str | None:
 
 def shown(entry: dict, live: str | None) -> dict:
     """A record as a screen or an export may show it: a live deck's secrets taken out."""
-    if entry["shuffle"]["commitment"] != live:
+    if not entry["shuffle"]["commitment"] or entry["shuffle"]["commitment"] != live:
         return {**entry, "opened": True}
     rules = game(entry["game"])
     hidden = {k: v for k, v in entry["shuffle"].items() if k not in rules.SEALED}

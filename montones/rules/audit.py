@@ -3,7 +3,9 @@ numbers and metadata, and the standings re-derived from the hands and the buy-in
 
 An export (``montones.data.history.export``) is ``{"format": FORMAT, "hands": [...], ...}``: each
 hand is a scenario of docs/scenarios.md with its ``result`` as recorded, its ``meta`` and its
-``shuffle`` (the deck order, the salt and the cut that open the commitment shown at the table).
+``shuffle`` (the deck order, the salt and the cut that open the commitment shown at the table;
+for a hand played with the table's own cards, only ``own_deck``: there is no seal to open, and
+the hand is re-settled from the cards entered).
 :func:`verify` returns one line per problem; an export with none is a night whose every hand the
 rules confirm and whose standings its hands and buy-ins add up to.
 """
@@ -16,6 +18,7 @@ from montones.rules.cards import cut
 from montones.rules.errors import RulesError
 from montones.rules.fairness import commitment
 from montones.rules.games import game
+from montones.rules.hand_records import own_deck
 from montones.rules.scenario import replay
 from montones.rules.table import is_count, places
 
@@ -58,6 +61,8 @@ def verify_hands(hands: list) -> list[str]:
                 f"{where}: the recorded result is not what the rules give: {difference}"
             )
         shuffle = hand.get("shuffle")
+        if own_deck(hand):
+            continue  # the table's own cards: re-settled above, with no seal to open
         if not isinstance(shuffle, dict) or not isinstance(shuffle.get("commitment"), str):
             problems.append(f"{where}: no commitment to its deck")
             continue

@@ -40,9 +40,17 @@ def names(state: dict) -> dict[str, str]:
 OPENS = ("salt", "order")
 
 
-def sealed(shuffle: dict, cut: int, **more: Any) -> dict[str, Any]:
+# A hand played with the table's own cards (montones.rules.own_deck) was never shuffled by the
+# app: its record's ``shuffle`` says so, and nothing claims a seal the app could not give.
+OWN_DECK = {"commitment": None, "own_deck": True}
+
+
+def sealed(shuffle: dict | None, cut: int | None, **more: Any) -> dict[str, Any]:
     """A record's ``shuffle``: what opens the deck's commitment, the cut made after it, and
-    what else the game needs to rebuild the hand from that order."""
+    what else the game needs to rebuild the hand from that order (:data:`OWN_DECK` for a
+    hand of the table's own cards)."""
+    if shuffle is None:
+        return dict(OWN_DECK)
     return {
         "commitment": shuffle["commitment"],
         "salt": shuffle["salt"],
@@ -50,3 +58,16 @@ def sealed(shuffle: dict, cut: int, **more: Any) -> dict[str, Any]:
         "cut": cut,
         **more,
     }
+
+
+def own_deck(entry: dict[str, Any]) -> bool:
+    """Whether a record is of a hand played with the table's own cards."""
+    shuffle = entry.get("shuffle")
+    return isinstance(shuffle, dict) and shuffle.get("own_deck") is True
+
+
+def unseen(codes: tuple[str, ...], seen: list[str]) -> list[str]:
+    """The cards of a deck nobody saw, in the deck's own order: what fills the scenario deck of
+    an own-deck hand around the cards entered (a hand never reaches them)."""
+    shown = set(seen)
+    return [card for card in codes if card not in shown]

@@ -104,9 +104,14 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 
 # What every table has, whatever its game: how many players it seats at most (a table of
 # friends is a few; a casino night's busiest table about thirty), and whether it is a practice
-# table (one person and computer players, which every screen of it says).
-TABLE_DEFAULTS = {"most_players": 40, "practice": False}
-TABLE_SETTINGS = (Field("most_players", Phrase("The most players"), optional=True),)
+# table (one person and computer players, which every screen of it says); and who enters the
+# cards of a table played with its own deck (None: the table deals, montones.rules.own_deck).
+OWN_DECK = "own_deck"
+TABLE_DEFAULTS = {"most_players": 40, "practice": False, OWN_DECK: None}
+TABLE_SETTINGS = (
+    Field("most_players", Phrase("The most players"), optional=True),
+    Field(OWN_DECK, Phrase("Our own deck"), str, optional=True),
+)
 # The most a host may set: a table's screens show every player (the TV's felt, the standings
 # chart's lines), and a guest may make a table, so no table is larger than a busy night's.
 MOST_PLAYERS = 40
@@ -168,6 +173,8 @@ def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str
         merged[key] = value
     if not isinstance(merged["practice"], bool):
         raise RulesError("the option %(flag)s is true or false", flag="practice")
+    if merged[OWN_DECK] not in (None, "banker", "host"):
+        raise RulesError("our own deck is entered by the banker or by the host")
     most = merged["most_players"]
     if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
         raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)

@@ -50,7 +50,7 @@ def verify(code, number):
     """Open a done deck's seal in the browser: anyone at the table may check it."""
     table = service.get_table(code)
     entry = history.hand(table, number)
-    if entry is None:
+    if entry is None or entry["shuffle"].get("own_deck"):  # the table's own cards: no seal
         abort(404)
     entry = shown_hands(table, [entry])[0]
     return render_template("play/verify.html", table=table, entry=entry)

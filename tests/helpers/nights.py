@@ -129,6 +129,7 @@ class Night:
         tenure: int = 60,
         cut_timeout: int = 600,
         table_name: str = "Friday",
+        **settings: str,
     ):
         self.app = app
         self.host = app.test_client()
@@ -145,6 +146,7 @@ class Night:
                 "heaps_max": str(heaps[1]),
                 "tenure": str(tenure),
                 "cut_timeout": str(cut_timeout),
+                **settings,
             },
         )
         assert response.status_code == 303, response.get_data(as_text=True)

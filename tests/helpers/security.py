@@ -258,6 +258,17 @@ def montones_table(app, phase: str, **kwargs) -> Table:
     rey: as settled, the banker turned the Rey de copas: the heaps may stay.
     broken: Eva bet the whole bank of 30 on heap 1 and won: the bank is broken.
     """
+    if phase in OWN:
+        night = _montones(app, own_deck=OWN[phase], **kwargs)
+        night.ok("Ana", "offer", amount=30)
+        night.ok("Ben", "pass")
+        night.ok("Eva", "pass")
+        night.ok("Ana", "heaps", count=3)
+        night.ok("Eva", "bet", heap=1, amount=5)
+        night.ok("Ben", "choose", heap=3)
+        night.ok("Ana", "close")
+        _entered(night, "Ana", phase, "7o")
+        return Table(app, night, "montones", dict(MONTONES_ROLES), {})
     night = _montones(app, **kwargs)
     roles = dict(MONTONES_ROLES)
     extra: dict = {}
@@ -315,6 +326,8 @@ def monte_table(app, phase: str, **kwargs) -> Table:
     ended: as betting, and the host ended the night.
     coup_over: as betting, and the banker turned the gate.
     """
+    if phase in OWN:
+        kwargs["own_deck"] = OWN[phase]
     night = MonteNight(app, "Ana", "Ben", "Eva", **kwargs)
     if phase == "seating":
         return Table(app, night, "monte", dict(MONTONES_ROLES))
@@ -326,6 +339,9 @@ def monte_table(app, phase: str, **kwargs) -> Table:
     if phase == "bank":
         return Table(app, night, "monte", roles, extra)
     night.put_up(50)
+    if phase in OWN:
+        _entered(night, banker, phase, "KH")
+        return Table(app, night, "monte", roles, extra)
     if phase == "cut":
         cutter = night.name_of(night.state()["cutter"])
         roles["A"], roles["B"] = cutter, ({first, second} - {cutter}).pop()
@@ -358,6 +374,8 @@ def monte_bank_table(app, phase: str, **kwargs) -> Table:
     deal_over: as betting, and the banker said the bets are done.
     closed: as betting, and the host closed the table to new players.
     """
+    if phase in OWN:
+        kwargs["own_deck"] = OWN[phase]
     night = MonteBankNight(app, "Ana", "Ben", "Eva", **kwargs)
     if phase == "seating":
         return Table(app, night, "monte_bank", dict(MONTONES_ROLES))
@@ -369,6 +387,9 @@ def monte_bank_table(app, phase: str, **kwargs) -> Table:
     if phase == "bank":
         return Table(app, night, "monte_bank", roles, extra)
     night.put_up(50)
+    if phase in OWN:
+        _entered(night, banker, phase, "KH")
+        return Table(app, night, "monte_bank", roles, extra)
     if phase == "cut":
         cutter = night.name_of(night.state()["cutter"])
         roles["A"], roles["B"] = cutter, ({first, second} - {cutter}).pop()
@@ -393,6 +414,21 @@ def monte_bank_table(app, phase: str, **kwargs) -> Table:
         assert night.host_do("tv_sound_off").status_code == 303
         assert night.state()["tv_silent"]
     return Table(app, night, "monte_bank", roles, extra)
+
+
+# Phases of a table played with its own cards (issue 42): "own", the banker enters the cards;
+# "own_host", the host does. Either way one card is entered and the next is awaited (Montones:
+# bets closed, Eva's 5 on heap 1, heap 3 the banker's; Monte and Monte Bank: the bank is up).
+OWN = {"own": "banker", "own_host": "host"}
+
+
+def _entered(night, banker: str, phase: str, card: str) -> None:
+    if OWN[phase] == "host":
+        assert night.host_do("host_card", card=card).status_code == 303
+    else:
+        response = night.do(banker, "card", card=card)
+        assert response.status_code == 200 and notice(response) is None, notice(response)
+    assert night.state()["phase"] == "entering"
 
 
 def table_in(app, game: str, phase: str, **kwargs) -> Table:

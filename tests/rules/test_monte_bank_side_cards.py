@@ -107,6 +107,13 @@ def test_a_table_deals_0_1_or_2_side_cards(count):
         monte_bank.new_table({"side_cards": count})
 
 
+@pytest.mark.parametrize("enterer", ["banker", "host"])
+def test_a_table_with_its_own_cards_deals_no_side_card(enterer):
+    with pytest.raises(RulesError, match="side cards are dealt by the app"):
+        monte_bank.new_table({"side_cards": 1, "own_deck": enterer})
+    assert monte_bank.new_table({"own_deck": enterer})["settings"]["side_cards"] == 0
+
+
 def test_a_table_deals_no_side_card_by_default():
     assert monte_bank.new_table()["settings"]["side_cards"] == 0
 

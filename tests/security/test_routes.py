@@ -112,6 +112,7 @@ ENDED = refused(422, "This table has ended.")
 R422 = refused(422)
 QUIET = refused(422, "The host has turned reactions off.")
 NO_REACTION = refused(422, "That is not a reaction.")
+ENTERS = refused(422, "Only the banker enters the cards.")
 
 MONTONES_FORM = {
     "game": "montones",
@@ -186,6 +187,25 @@ TAP = {"bet_kind": "layout", "against": "ll", "side": "upper", "amount": 3}
 BET2 = {"heap": 2, "amount": 5}
 # fmt: off
 MATRIX = [
+    # A table played with its own cards (issue 42): the banker's phone or the host's page enters
+    Row(M, "own",       "/a/card",           {"card": "6o"},                          (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(M, "own",       "/a/undo_card",      {},                                      (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(M, "own_host",  "/host/host_card",   {"card": "6o"},                          (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "own_host",  "/host/host_undo_card", {},                                   (F403,     F403,      F403,      F403,      OK)),
+    Row(M, "own_host",  "/a/host_card",      {"card": "6o"},                          (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(M, "own_host",  "/a/host_undo_card", {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(T, "own",       "/a/card",           {"card": "QH"},                          (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(T, "own",       "/a/undo_card",      {},                                      (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(T, "own_host",  "/host/host_card",   {"card": "QH"},                          (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "own_host",  "/host/host_undo_card", {},                                   (F403,     F403,      F403,      F403,      OK)),
+    Row(T, "own_host",  "/a/host_card",      {"card": "QH"},                          (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(T, "own_host",  "/a/host_undo_card", {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "own",       "/a/card",           {"card": "QH"},                          (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(C, "own",       "/a/undo_card",      {},                                      (JOIN,     ENTERS,    ENTERS,    OK,        JOIN)),
+    Row(C, "own_host",  "/host/host_card",   {"card": "QH"},                          (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "own_host",  "/host/host_undo_card", {},                                   (F403,     F403,      F403,      F403,      OK)),
+    Row(C, "own_host",  "/a/host_card",      {"card": "QH"},                          (JOIN,     HOST,      HOST,      HOST,      JOIN)),
+    Row(C, "own_host",  "/a/host_undo_card", {},                                      (JOIN,     HOST,      HOST,      HOST,      JOIN)),
     #   game phase       path                 fields                                  anonymous A          B          banker     host
     # Montones, the phones' actions
     Row(M, "auction",   "/a/offer",          {"amount": 40},                          (JOIN,     OK,        OK,        OK,        JOIN)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, rotation, table
+from montones.rules import hand_records, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase
 from montones.rules.monte.actions import (
@@ -39,6 +39,7 @@ from montones.rules.monte.actions import (
     withdraw,
 )
 from montones.rules.monte.computer import play
+from montones.rules.monte.entry import enter_card, seen, undo_card, waiting_for
 from montones.rules.monte.odds import coup_bets, fresh_layout_bet, table_odds
 from montones.rules.monte.record import (
     check_dealt,
@@ -92,6 +93,7 @@ ACTIONS: dict[str, Action] = {
     "gate": Action(lambda s, who, p, now: turn_gate(s, who)),
     "next": Action(lambda s, who, p, now: next_coup(s, who)),
     "decline": Action(lambda s, who, p, now: decline(s, who)),
+    **own_deck.entry_actions(enter_card, undo_card),
     **table.host_actions(leave),
 }
 
@@ -116,7 +118,8 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
 
 def stage(state: State) -> str:
     """What a screen was showing: the bank's coups count its deals."""
-    return rotation.stage(state, state["coups"])
+    entered = state["coup"].get("entered") if state["coup"] else None
+    return rotation.stage(state, state["coups"]) + (f"-{len(entered)}" if entered else "")
 
 
 def balances(state: State) -> dict[str, int]:
@@ -165,6 +168,7 @@ __all__ = [
     "decline",
     "draw_for_bank",
     "emptied_by",
+    "enter_card",
     "finish",
     "follow_up",
     "fresh_layout_bet",
@@ -185,6 +189,7 @@ __all__ = [
     "replay",
     "settings_for_rounds",
     "settings_from",
+    "seen",
     "settle_coup",
     "shares",
     "stage",
@@ -193,7 +198,9 @@ __all__ = [
     "table_odds",
     "top_up",
     "turn_gate",
+    "undo_card",
     "view",
+    "waiting_for",
     "winning_unseen",
     "withdraw",
 ]

@@ -3,7 +3,7 @@ cut, the bets and the gate, the night's end."""
 
 from __future__ import annotations
 
-from montones.rules import chance, rotation, table
+from montones.rules import chance, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
@@ -112,13 +112,19 @@ def put_up_bank(
     """The banker puts up a bank and shuffles; the next player to the left cuts."""
     _require_phase(state, BANK)
     rotation.put_up(state, pid, amount)
+    state["discards"] = []
+    state["coups"] = 0
+    if own_deck.own(state):
+        # The banker shuffles a real deck and a punter cuts it by hand: nothing to seal.
+        state["deck"], state["shuffle"], state["cutter"] = [], None, None
+        events.append({"type": "bank_put_up", "banker": pid, "amount": amount, "own_deck": True})
+        _deal_coup(state, events)
+        return
     state["deck"] = (
         FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
     )
     # Committed to before the cut and the first bet; opened once the bank's last coup is done.
     state["shuffle"] = new_shuffle(state["deck"])
-    state["discards"] = []
-    state["coups"] = 0
     others = [p for p in table.left_of(state, pid) if p != pid]
     state["cutter"] = others[0] if others else None
     state["cut_started"] = now
@@ -147,10 +153,21 @@ cut_deck, cut_timed_out = rotation.cut_actions(
 
 
 def _deal_coup(state: State, events: Events) -> None:
+    state["coups"] += 1
+    if own_deck.own(state):
+        # The layouts are entered as they are laid out (montones.rules.monte.entry).
+        state["coup"] = {**_coup(state, [], []), "entered": []}
+        state["phase"] = own_deck.ENTERING
+        return
     bottom, top, rest = deal_layouts(state["deck"], state["settings"]["two_card"])
     state["deck"] = rest
-    state["coups"] += 1
-    state["coup"] = {
+    state["coup"] = _coup(state, bottom, top)
+    state["phase"] = BETTING
+    events.append({"type": "coup_dealt", "number": state["coups"], "bottom": bottom, "top": top})
+
+
+def _coup(state: State, bottom: list[str], top: list[str]) -> dict:
+    return {
         "number": state["coups"],
         "bottom": bottom,
         "top": top,
@@ -159,8 +176,6 @@ def _deal_coup(state: State, events: Events) -> None:
         "next_bet": 1,
         "result": None,
     }
-    state["phase"] = BETTING
-    events.append({"type": "coup_dealt", "number": state["coups"], "bottom": bottom, "top": top})
 
 
 @action
@@ -194,8 +209,14 @@ def turn_gate(state: State, events: Events, pid: str) -> None:
     """The banker turns the deck: the gate decides each layout. A broken or finished bank passes."""
     _require_phase(state, BETTING)
     require_banker(state, pid)
+    if own_deck.own(state):
+        raise RulesError("with your own cards, enter the gate as it is turned")
+    turned_gate(state, events, state["deck"].pop())
+
+
+def turned_gate(state: State, events: Events, gate: str) -> None:
+    """The gate decides each layout; a broken or finished bank passes."""
     coup = state["coup"]
-    gate = state["deck"].pop()
     outcome = settle_coup(
         state["bank"], coup["bottom"], coup["top"], gate, coup["bets"], state["settings"]
     )

@@ -51,10 +51,14 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
     result = coup["result"]
     banker = before["banker"]
     size = len(coup["top"])
-    standing = coup["top"] + before["deck"] + coup["bottom"][::-1]
+    shuffle = before["shuffle"]
+    rest = before["deck"]
+    if shuffle is None:  # the table's own cards: the gate last, the unseen ones in deck order
+        seen = before["discards"] + coup["bottom"] + coup["top"] + [coup["gate"]]
+        rest = [*hand_records.unseen(FRENCH.codes, seen), coup["gate"]]
+    standing = coup["top"] + rest + coup["bottom"][::-1]
     chips_before, chips_after = hand_records.punters_chips(before, after, banker, coup["bets"])
     settings = before["settings"]
-    shuffle = before["shuffle"]
     return {
         "game": "monte",
         "options": {"two_card": settings["two_card"], "generous": settings["generous"]},
@@ -89,13 +93,17 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
             "names": hand_records.names(after),
             "odds": result["odds"],
         },
-        "shuffle": hand_records.sealed(shuffle, shuffle["cut"], coup=coup["number"]),
+        "shuffle": hand_records.sealed(
+            shuffle, shuffle and shuffle["cut"], **({"coup": coup["number"]} if shuffle else {})
+        ),
     }
 
 
 def unseen_before_gate(state: State, coup: dict) -> list[str]:
     """The cards nobody had seen while the coup's bets were made: the deck, the gate in it."""
     seen = set(coup["bottom"]) | set(coup["top"])
+    if coup["gate"] is None and state["shuffle"] is None:  # the table's own cards
+        return [card for card in FRENCH.codes if card not in seen and card not in state["discards"]]
     if coup["gate"] is None:
         return [card for card in state["deck"] if card not in seen]
     used = len(coup["bottom"]) + len(coup["top"]) + 1

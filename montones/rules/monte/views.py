@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import rotation, table
+from montones.rules import own_deck, rotation, table
+from montones.rules.cards import FRENCH
 from montones.rules.monte.actions import COUP_OVER, cut_deadline
+from montones.rules.monte.entry import seen, undo_card, waiting_for
 from montones.rules.monte.record import live_commitment, unseen_before_gate
 from montones.rules.monte.settle import LAYOUTS, max_coups, winning_unseen
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
@@ -70,7 +72,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "room": state["bank"] - on_table if phase == BETTING else 0,
         "coup": shown["number"] if shown else None,
         "coups": max_coups(state["settings"]),
-        "deck": len(state["deck"]),
+        # With the table's own cards: the cards of the real deck nobody has seen yet.
+        "deck": len(FRENCH.codes) - len(seen(state)) if own_deck.own(state) else len(state["deck"]),
         "discards": list(state["discards"]),
         "commitment": live_commitment(state),
         "cutter": state["cutter"] if cutting else None,
@@ -97,6 +100,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             ],
         },
         **rotation.night_view(state, names, first_draw),
+        "entry": _entry(state),
         "me": my_view(state, seat, now),
     }
 
@@ -111,8 +115,19 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     room = state["bank"] - on_table if phase == BETTING else 0
     most = min(state["settings"]["max_bet"], room, state["players"][seat]["chips"])
     bets = coup["bets"] if coup else []
-    return rotation.seat_view(
-        state, seat, bets, most, {BANK: {"decline"}, BETTING: {"gate"}, COUP_OVER: {"next"}}
+    entry = _entry(state)
+    gate = {"gate"} if entry is None else set()  # with the table's own cards, the gate is entered
+    me = rotation.seat_view(
+        state, seat, bets, most, {BANK: {"decline"}, BETTING: gate, COUP_OVER: {"next"}}
+    )
+    me["can"] = sorted({*me["can"], *own_deck.seat_can(entry, seat, state["banker"])})
+    return me
+
+
+def _entry(state: State) -> dict[str, Any] | None:
+    """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
+    return own_deck.shown(
+        state, FRENCH, waiting_for(state), seen(state), state["banker"], undo_card
     )
 
 
@@ -124,6 +139,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 _STATUS_KEYS = (
     "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "coup", "coups", "result",
+    "entry",
     "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
 )  # fmt: skip
 
@@ -134,7 +150,10 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
     return {
         "phase": view_["phase"],
         "me": {key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most")},
-        **{key: view_[key] for key in ("bank", "banker_name", "cutter_name", "deck", "on_table")},
+        **{
+            key: view_[key]
+            for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "entry")
+        },
         "room": view_["room"],
         "settings": {key: view_["settings"][key] for key in ("min_bet", "max_bet")},
     }

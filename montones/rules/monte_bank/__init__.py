@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, rotation, table
+from montones.rules import hand_records, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase
 from montones.rules.monte_bank.bank import (
@@ -44,6 +44,7 @@ from montones.rules.monte_bank.bank import (
 )
 from montones.rules.monte_bank.bets import bet, change, close_bets, parse_spot, tapped, withdraw
 from montones.rules.monte_bank.computer import play
+from montones.rules.monte_bank.entry import enter_card, laid_out, seen, undo_card, waiting_for
 from montones.rules.monte_bank.odds import ODDS_LAYOUTS, layout_odds, part_odds, table_odds
 from montones.rules.monte_bank.record import (
     check_dealt,
@@ -122,6 +123,7 @@ ACTIONS: dict[str, Action] = {
     "close": Action(lambda s, who, p, now: close_bets(s, who)),
     "next": Action(lambda s, who, p, now: next_deal(s, who, now)),
     "aces": Action(lambda s, who, p, now: aces(s, who)),
+    **own_deck.entry_actions(enter_card, undo_card),
     **table.host_actions(leave),
 }
 
@@ -154,14 +156,16 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
 
 def stage(state: State) -> str:
     """What a screen was showing: a void deal is shuffled again, so shuffles count the deals."""
-    return rotation.stage(state, state["shuffles"])
+    deal = state["deal"]
+    entered = len(deal.get("entered", ())) + len(deal.get("turned") or ()) if deal else 0
+    return rotation.stage(state, state["shuffles"]) + (f"-{entered}" if entered else "")
 
 
 def balances(state: State) -> dict[str, int]:
     """Where every chip of the table is: the players', the bank, stakes on the table, the levy
     pot, and what the house has taken of it (chips that left play)."""
     deal = state["deal"]
-    open_bets = deal["bets"] if deal and state["phase"] == BETTING else []
+    open_bets = deal["bets"] if deal and state["phase"] in (BETTING, own_deck.ENTERING) else []
     accounts = rotation.balances(state, sum(cost(b) for b in open_bets))
     accounts["levy"] = state["pot"]
     accounts["house"] = state["house"]
@@ -220,10 +224,13 @@ __all__ = [
     "deciding",
     "draw_for_bank",
     "emptied_by",
+    "enter_card",
     "finish",
     "follow_up",
     "hand_record",
     "join",
+    "laid_out",
+    "seen",
     "layout_odds",
     "leave",
     "live_commitment",
@@ -256,7 +263,9 @@ __all__ = [
     "tapped",
     "top_up",
     "turning_order",
+    "undo_card",
     "view",
+    "waiting_for",
     "void_cards",
     "withdraw",
 ]

@@ -3,11 +3,11 @@ cut, a void deal cut again, the levy's pot split, the night's end."""
 
 from __future__ import annotations
 
-from montones.rules import chance, rotation, table
+from montones.rules import chance, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.fairness import new_shuffle
-from montones.rules.monte_bank.settle import cost, deal_layout
+from montones.rules.monte_bank.settle import POSITIONS, cost, deal_layout
 from montones.rules.rotation import BANK, BETTING, CUT, require_banker
 from montones.rules.table import Events, State, action, is_count, require_phase
 
@@ -75,6 +75,10 @@ def check_settings(settings: dict) -> None:
         )
     if not is_count(settings["side_cards"]) or not 0 <= settings["side_cards"] <= 2:
         raise RulesError("a table deals 0, 1 or 2 side cards")
+    # Side cards are dealt from what is left of the app's deck; a table's own cards are entered
+    # as the layout and the turned cards only.
+    if settings["side_cards"] and settings.get(table.OWN_DECK):
+        raise RulesError("side cards are dealt by the app: a table with its own cards has none")
     if not isinstance(settings["levy"], bool):
         raise RulesError("the option %(flag)s is true or false", flag="levy")
     # A computer banker puts up this bank: under the minimum bet it is refused at every tick.
@@ -129,7 +133,26 @@ def put_up_bank(
 
 
 def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = None) -> None:
-    """A fresh sealed shuffle for the next deal; the punter on the banker's right cuts."""
+    """A fresh sealed shuffle for the next deal; the punter on the banker's right cuts. With
+    the table's own cards, shuffled and cut by hand, the deal waits for its cards instead."""
+    if own_deck.own(state):
+        state["deck"], state["shuffle"], state["cutter"] = [], None, None
+        state["shuffles"] += 1
+        state["deal"] = {
+            "number": state["deals"] + 1,
+            "deck": [],
+            "layout": {position: [] for position in POSITIONS},
+            "entered": [],
+            "turned": None,
+            "bets": [],
+            "next_bet": 1,
+            "void": None,
+            "result": None,
+            "bank": state["bank"],
+        }
+        state["phase"] = own_deck.ENTERING
+        events.append({"type": "shuffled", "own_deck": True})
+        return
     state["deck"] = (
         FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
     )
@@ -227,7 +250,9 @@ def aces(state: State, events: Events, pid: str) -> None:
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
     deal = state["deal"]
-    open_bets = deal["bets"] if deal and state["phase"] == BETTING else []
+    # Bets whose cards are being turned by hand stay, unless the bank goes with its banker.
+    turning = state["phase"] == own_deck.ENTERING and pid == state["banker"]
+    open_bets = deal["bets"] if deal and (state["phase"] == BETTING or turning) else []
     rotation.leave(state, events, pid, open_bets, return_bet, pass_bank, _cut)
 
 
@@ -258,7 +283,7 @@ def finish(state: State, events: Events) -> None:
     """The night is over: open bets go back, a running bank returns to its banker, and the pot
     is split as when the bank passes."""
     deal = state["deal"]
-    if deal and state["phase"] == BETTING:
+    if deal and state["phase"] in (BETTING, own_deck.ENTERING):
         for placed in list(deal["bets"]):
             return_bet(state, placed)
     banker = state["banker"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import rotation, table
+from montones.rules import own_deck, rotation, table
 from montones.rules.errors import RulesError
 from montones.rules.monte_bank.bank import (
     DEAL_OVER,
@@ -139,10 +139,21 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     check_phase(state, BETTING)
     require_banker(state, pid)
     deal = state["deal"]
+    if own_deck.own(state) and deal["bets"]:
+        # The cards are turned by hand and entered until the last bet is decided
+        # (montones.rules.monte_bank.entry).
+        deal["turned"] = []
+        state["phase"] = own_deck.ENTERING
+        events.append({"type": "bets_closed"})
+        return
+    settle_deal(state, events, deal.get("rest", []))
+
+
+def settle_deal(state: State, events: Events, rest: list[str]) -> None:
+    """The deal settled with ``rest`` left after the layout (turned from its bottom)."""
+    deal = state["deal"]
     bets = deal["bets"]
-    outcome = play_deal(
-        state["bank"], deal["layout"], deal["rest"], bets, state["settings"]["levy"]
-    )
+    outcome = play_deal(state["bank"], deal["layout"], rest, bets, state["settings"]["levy"])
     for line in outcome["settled"]:
         placed = bets[line["bet"]]
         state["players"][placed["player"]]["chips"] += placed["amount"] + line["net"]
@@ -153,7 +164,7 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     state["deals"] += 1
     deal["result"] = outcome
     deal["shuffle"] = state["shuffle"]
-    del deal["rest"]
+    deal.pop("rest", None)
     state["last_deal"] = deal
     state["deck"] = []
     state["phase"] = DEAL_OVER

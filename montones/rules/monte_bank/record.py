@@ -47,7 +47,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         "limits": {"min": settings["min_bet"]},
         "levy": settings["levy"],
         "players": chips_before,
-        "deck": deal["deck"],
+        "deck": deal["deck"] if deal["shuffle"] else _entered_deck(deal),
         "bets": [scenario_bet(b) for b in deal["bets"]],
         "meta": {
             "deal": deal["number"],
@@ -57,7 +57,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
             if after["passed"] and after["passed"]["version"] == after["version"]
             else None,
         },
-        "shuffle": hand_records.sealed(deal["shuffle"], deal["shuffle"]["cut"]),
+        "shuffle": hand_records.sealed(deal["shuffle"], deal["shuffle"] and deal["shuffle"]["cut"]),
     }
     if side_cards(settings):
         entry["side_cards"] = side_cards(settings)
@@ -89,6 +89,17 @@ def laid_out(layout: dict) -> dict[str, Any]:
     if SET_ASIDE not in layout:
         return {"layout": positions}
     return {"layout": positions, SET_ASIDE: layout[SET_ASIDE]}
+
+
+def _entered_deck(deal: dict) -> list[str]:
+    """The deck of an own-deck deal: the cards entered where they lay (``ll`` and ``lr`` on
+    top, the turned ones from the bottom, then ``ur`` and ``ul``'s stack), the cards nobody saw
+    between them in deck order (the deal never reached them)."""
+    layout, turned = deal["layout"], (deal.get("result") or {}).get("turned", [])
+    bottom_up = layout["ul"] + layout["ur"]
+    top = layout["ll"] + layout["lr"]
+    middle = hand_records.unseen(FRENCH.codes, bottom_up + top + turned)
+    return top + middle + turned[::-1] + bottom_up[::-1]
 
 
 def scenario_bet(placed: dict) -> dict[str, Any]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import rotation, table
+from montones.rules import own_deck, rotation, table
+from montones.rules.cards import FRENCH
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
+from montones.rules.monte_bank.entry import seen, undo_card, waiting_for
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
     POSITIONS,
@@ -35,7 +37,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     last = state["last_deal"]
     passed = state["passed"]
     shown = None
-    if phase == BETTING:
+    if phase == BETTING or (phase == own_deck.ENTERING and deal["turned"] is not None):
         shown = deal
     elif phase == DEAL_OVER:
         shown = last
@@ -96,7 +98,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "live": live_words(shown["layout"]) if shown else [],
         "bets": bets,
         "spots": spots,
-        "turned": result["turned"] if result else [],
+        "turned": result["turned"] if result else (shown or {}).get("turned") or [],
         "result": result and {**result, "settled": _lines(shown, result, names)},
         "void": void
         and {
@@ -114,8 +116,10 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cut_by_clock": rotation.cut_by_clock(state, names)
         if phase in (BETTING, DEAL_OVER)
         else None,
-        "deck": len(state["deck"]),
+        # With the table's own cards: the cards of the real deck nobody has seen yet.
+        "deck": len(FRENCH.codes) - len(seen(state)) if own_deck.own(state) else len(state["deck"]),
         **rotation.night_view(state, names, first_draw),
+        "entry": _entry(state),
         "me": my_view(state, seat, now),
     }
 
@@ -153,8 +157,17 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
     deal = state["deal"]
     most = min(state["bank"], state["players"][seat]["chips"])
     bets = deal["bets"] if deal else []
-    return rotation.seat_view(
+    me = rotation.seat_view(
         state, seat, bets, most, {BETTING: {"close"}, DEAL_OVER: {"next", "aces"}}
+    )
+    me["can"] = sorted({*me["can"], *own_deck.seat_can(_entry(state), seat, state["banker"])})
+    return me
+
+
+def _entry(state: State) -> dict[str, Any] | None:
+    """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
+    return own_deck.shown(
+        state, FRENCH, waiting_for(state), seen(state), state["banker"], undo_card
     )
 
 
@@ -169,7 +182,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 _STATUS_KEYS = (
     "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "deal", "result", "pot",
-    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
+    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name", "entry",
 )  # fmt: skip
 
 
@@ -183,7 +196,7 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
         },
         **{
             key: view_[key]
-            for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "pot")
+            for key in ("bank", "banker_name", "cutter_name", "deck", "on_table", "pot", "entry")
         },
         "settings": {key: view_["settings"][key] for key in ("min_bet", "levy")},
         "sides": view_["sides"],

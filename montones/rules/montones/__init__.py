@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, table
+from montones.rules import hand_records, own_deck, table
 from montones.rules.cards import SPANISH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.montones.bank import (
@@ -54,6 +54,7 @@ from montones.rules.montones.deal import (
     split_heaps,
     uneven_sizes,
 )
+from montones.rules.montones.entry import enter_card, turned, undo_card, waiting_for
 from montones.rules.montones.odds import banker_card_bet, heap_bet, table_odds, whole_bank_bet
 from montones.rules.montones.record import (
     check_dealt,
@@ -165,6 +166,7 @@ ACTIONS: dict[str, Action] = {
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
     "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),
+    **own_deck.entry_actions(enter_card, undo_card),
     **table.host_actions(leave),
 }
 
@@ -194,7 +196,8 @@ def settings_for_rounds(rounds: int) -> dict[str, Any]:
 
 def stage(state: State) -> str:
     """What a screen was showing: a request made at another stage of the table is stale."""
-    return f"{state['hands']}-{state['phase']}"
+    entered = len(state["hand"].get("entered", ())) if state["hand"] else 0
+    return f"{state['hands']}-{state['phase']}" + (f"-{entered}" if entered else "")
 
 
 def balances(state: State) -> dict[str, int]:
@@ -202,7 +205,8 @@ def balances(state: State) -> dict[str, int]:
     accounts = table.players_chips(state)
     accounts["bank"] = state["bank"]["amount"] if state["bank"] else 0
     hand = state["hand"]
-    accounts["stakes"] = table.stakes(hand["bets"]) if hand and state["phase"] == BETTING else 0
+    open_bets = hand and state["phase"] in (BETTING, own_deck.ENTERING)
+    accounts["stakes"] = table.stakes(hand["bets"]) if open_bets else 0
     return accounts
 
 
@@ -258,6 +262,7 @@ __all__ = [
     "deal_heaps",
     "declare",
     "emptied_by",
+    "enter_card",
     "explained",
     "finish",
     "follow_up",
@@ -296,9 +301,12 @@ __all__ = [
     "table_odds",
     "tied_heaps",
     "top_up",
+    "turned",
+    "undo_card",
     "tres_ultimas_manos",
     "uneven_sizes",
     "view",
+    "waiting_for",
     "whole_bank_bet",
     "withdraw",
 ]

@@ -3,7 +3,7 @@ se abona, the three last hands, the night's end."""
 
 from __future__ import annotations
 
-from montones.rules import chance, table
+from montones.rules import chance, own_deck, table
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.montones.deal import cut_at, deal_hand
 from montones.rules.montones.state import (
@@ -58,7 +58,7 @@ def leave(state: State, events: Events, pid: str) -> None:
     player = table.player(state, pid)
     hand = state["hand"]
     if pid == banker_of(state):
-        if hand and state["phase"] in (CUT, HEAPS, BETTING):
+        if hand and state["phase"] in (CUT, HEAPS, BETTING, own_deck.ENTERING):
             for bet in list(hand["bets"]):
                 return_bet(state, bet)
             events.append({"type": "hand_called_off"})
@@ -77,7 +77,7 @@ def leave(state: State, events: Events, pid: str) -> None:
 def finish(state: State, events: Events) -> None:
     """The night is over: open bets go back, a running bank returns to its banker."""
     hand = state["hand"]
-    if hand and state["phase"] == BETTING:
+    if hand and state["phase"] in (BETTING, own_deck.ENTERING):
         for placed in list(hand["bets"]):
             return_bet(state, placed)
     if state["bank"]:

@@ -3,9 +3,9 @@ at the table."""
 
 from __future__ import annotations
 
-from montones.rules import table
+from montones.rules import own_deck, table
 from montones.rules.errors import RulesError
-from montones.rules.montones.settle import full_payout, settle_hand
+from montones.rules.montones.settle import full_payout, lifting_order, settle_hand
 from montones.rules.montones.state import (
     BETTING,
     SETTLED,
@@ -126,7 +126,23 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     hand = state["hand"]
     if hand["bank_heap"] is None:
         raise RulesError("the punters have not chosen the banker's heap yet")
-    cards = [heap[-1] for heap in hand["heaps"]]
+    if own_deck.own(state):
+        # The heaps are turned by hand, in the order they are lifted, the banker's last; the
+        # hand is settled when its card is entered (montones.rules.montones.entry).
+        lifted = lifting_order(hand["bank_heap"], hand["bets"])
+        rest = [h for h in range(1, len(hand["heaps"]) + 1) if h not in lifted]
+        rest.remove(hand["bank_heap"])
+        hand["turning"] = [*lifted, *rest, hand["bank_heap"]]
+        hand["entered"] = []
+        state["phase"] = own_deck.ENTERING
+        events.append({"type": "bets_closed", "turning": hand["turning"]})
+        return
+    settle(state, events, [heap[-1] for heap in hand["heaps"]])
+
+
+def settle(state: State, events: Events, cards: list[str]) -> None:
+    """The hand settled with the heaps showing ``cards``, as the banker lifts them."""
+    hand = state["hand"]
     stakes: dict[str, int] = {}
     for placed in hand["bets"]:
         stakes[placed["player"]] = stakes.get(placed["player"], 0) + (placed["amount"] or 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from random import Random
 
-from montones.rules import chance, table
+from montones.rules import chance, own_deck, table
 from montones.rules.cards import SPANISH, cut
 from montones.rules.errors import RulesError
 from montones.rules.fairness import new_shuffle
@@ -31,18 +31,24 @@ from montones.rules.table import Events, State, action, is_count
 
 
 def deal_hand(state: State, events: Events, now: float, deck: list[str] | None) -> None:
-    order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(chance.source())
+    """Shuffle, seal and wait for the cut; with the table's own cards, which the app neither
+    shuffles nor cuts, wait for the heaps at once."""
+    real = own_deck.own(state)
+    if real:
+        order = []
+    else:
+        order = SPANISH.parse_order(deck) if deck is not None else SPANISH.shuffled(chance.source())
     state["hands"] += 1
     eligible = punters(state)
     cutter = None
-    if eligible:
+    if eligible and not real:
         cutter = eligible[state["cut_turn"] % len(eligible)]
         state["cut_turn"] += 1
     state["hand"] = {
         "number": state["hands"],
         "deck": order,
         # Committed to before the cut and the first bet; opened once the deck is done.
-        "shuffle": new_shuffle(order),
+        "shuffle": None if real else new_shuffle(order),
         "cutter": cutter,
         "cut_started": now,
         "cut": None,
@@ -55,6 +61,10 @@ def deal_hand(state: State, events: Events, now: float, deck: list[str] | None) 
         "result": None,
     }
     state["phase"] = CUT
+    if real:
+        state["phase"] = HEAPS
+        events.append({"type": "shuffled", "hand": state["hands"], "own_deck": True})
+        return
     events.append(
         {
             "type": "shuffled",
@@ -96,6 +106,14 @@ def make_heaps(
     if not is_count(count) or not low <= count <= high:
         raise RulesError("this table plays with %(low)s to %(high)s heaps", low=low, high=high)
     deck = state["hand"]["deck"]
+    if own_deck.own(state):
+        # The heaps are on the table, cut by hand: the app knows how many, and each one's
+        # bottom card once it is turned and entered.
+        state["hand"]["heaps"] = [[] for _ in range(count)]
+        state["hand"]["sizes"] = None
+        state["phase"] = BETTING
+        events.append({"type": "heaps_made", "sizes": None, "count": count})
+        return
     if sizes is None:
         sizes = uneven_sizes(count, len(deck))
     elif (
@@ -193,6 +211,10 @@ def keep_heaps(
         raise RulesError("the heaps stay only after the banker turns a Rey")
     if bank_closing(state, now):
         raise RulesError("the bank closes after this hand")
+    if own_deck.own(state):
+        raise RulesError(
+            "with your own cards the app cannot see what is left of the heaps: gather and shuffle"
+        )
     if not can_keep_heaps(hand):
         raise RulesError("too few cards are left in the heaps: gather and shuffle")
     if not is_count(split_heap) or not 1 <= split_heap <= len(hand["heaps"]):

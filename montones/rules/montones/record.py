@@ -28,7 +28,7 @@ def live_commitment(state: State) -> str | None:
     """The commitment of the deck still in play, whose order must stay secret: from the shuffle
     until the cards are gathered (after a Rey the heaps may yet be kept)."""
     hand = state["hand"]
-    if not hand or "shuffle" not in hand or state["phase"] == FINISHED:
+    if not hand or not hand.get("shuffle") or state["phase"] == FINISHED:
         return None
     if state["phase"] == SETTLED and not (
         hand["result"]["bank_card"][0] == REY and can_keep_heaps(hand)
@@ -81,7 +81,7 @@ def hand_record(before: State, after: State) -> dict[str, Any]:
         },
         "shuffle": hand_records.sealed(
             shuffle,
-            hand["cut"]["position"],
+            hand["cut"] and hand["cut"]["position"],
             sizes=hand.get("sizes"),
             kept=hand.get("kept"),
             heaps=hand["heaps"],

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import table
+from montones.rules import own_deck, table
+from montones.rules.cards import SPANISH
 from montones.rules.montones.bets import most_stake
+from montones.rules.montones.entry import turned as turned_cards
+from montones.rules.montones.entry import undo_card, waiting_for
 from montones.rules.montones.settle import REY, explained, heap_wins
 from montones.rules.montones.state import (
     AUCTION,
@@ -16,6 +19,7 @@ from montones.rules.montones.state import (
     HEAPS,
     SETTLED,
     bank_closing,
+    banker_of,
     can_keep_heaps,
 )
 from montones.rules.table import State
@@ -38,6 +42,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     turned = {} if not result else {line["bet"]: line for line in result["settled"]}
 
     heaps = []
+    entered = turned_cards(hand) if hand else {}
     if hand and hand["heaps"]:
         for number, cards in enumerate(hand["heaps"], start=1):
             bets = [
@@ -45,11 +50,12 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
                 for b in hand["bets"]
                 if b["heap"] == number
             ]
-            card = cards[-1] if result else None
+            card = cards[-1] if result else entered.get(number)
             heaps.append(
                 {
                     "number": number,
-                    "size": len(cards),
+                    # None: a heap of the table's own cards, whose size nobody counted
+                    "size": None if own_deck.own(state) else len(cards),
                     "card": card,
                     "is_bank_heap": number == hand["bank_heap"],
                     "bets": bets,
@@ -110,6 +116,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cut_by_clock": names.get(hand["cutter"])
         if hand
         and phase in (HEAPS, BETTING)
+        and hand["cut"] is not None  # None: the table's own cards, cut by hand
         and hand["cut"]["how"] == "random"
         and not hand.get("rey_kept")
         else None,
@@ -117,7 +124,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
         "rey_kept": hand.get("rey_kept", False) if hand else False,
-        "commitment": hand["shuffle"]["commitment"] if hand and "shuffle" in hand else None,
+        "commitment": hand["shuffle"]["commitment"] if hand and hand.get("shuffle") else None,
         "result": result
         and {
             **result,
@@ -126,10 +133,25 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         # No bank is running and one has: the TV has room for the night so far.
         "between_banks": phase == FINISHED or (phase == AUCTION and state["hands"] > 0),
         "settings": state["settings"],
+        "entry": _entry(state),
         "me": None,
     }
     shown["me"] = my_view(state, seat, now)
     return shown
+
+
+def _entry(state: State) -> dict[str, Any] | None:
+    """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
+    hand = state["hand"]
+    heap = waiting_for(state)
+    return own_deck.shown(
+        state,
+        SPANISH,
+        heap and f"heap {heap}",
+        hand.get("entered", []) if hand else [],
+        banker_of(state),
+        undo_card,
+    )
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
@@ -201,6 +223,7 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         can.add("tres")
     if not is_banker and phase != FINISHED:
         can.add("sit_in" if player["sitting_out"] else "sit_out")
+    can |= own_deck.seat_can(_entry(state), seat, bank and bank["banker"])
     return {
         "id": seat,
         "name": player["name"],
@@ -223,6 +246,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 _STATUS_KEYS = (
     "phase",
+    "entry",
     "me",
     "bank",
     "result",
@@ -254,4 +278,5 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
         "cutter_name": view_["cutter_name"],
         "heaps": [{"number": h["number"], "size": h["size"]} for h in view_["heaps"]],
         "settings": {key: view_["settings"][key] for key in ("heap_counts", "min_bet")},
+        "entry": view_["entry"],
     }

@@ -1,0 +1,175 @@
+"""Nights with the table's own cards through the real UI (issue 42): the host makes the table
+with "our own deck", the banker taps each card in the picker of their phone as it is shown, a
+punter bets on theirs, and the TV, which nobody touches, shows each card as it is entered and
+the result. In two languages: nothing here reads a word of the screen but what it checks."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.helpers.screens import PHONE, TV, screenshot
+
+TIMEOUT = 10_000
+SHOTS = Path("/tmp/shots/deck42")
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(screenshot(page, name), SHOTS / f"{name}.png")
+
+
+def create(browser, base, game, lang, **fields):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{base}/?lang={lang}")
+    page.locator(f'input[name="game"][value="{game}"]').check()
+    page.locator('select[name="own_deck"]').select_option("banker")
+    for name, value in fields.items():
+        page.locator(f'.game-for input[name="{name}"] >> visible=true').fill(str(value))
+    page.locator('form[action$="/tables"] button[type="submit"]').click()
+    code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
+    return page, code
+
+
+def sit(browser, base, code, lang, name, viewport=PHONE):
+    page = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{base}/t/{code}/join?lang={lang}")
+    page.locator('input[name="name"]').fill(name)
+    page.locator('form[action$="/join"] button[type="submit"]').first.click()
+    expect(page.locator("#status")).to_contain_text(name, timeout=TIMEOUT)
+    return page
+
+
+def tv_of(browser, base, code, lang):
+    tv = browser.new_context(viewport=TV).new_page()
+    tv.goto(f"{base}/t/{code}/tv?lang={lang}")
+    return tv
+
+
+def pick(phone, tv, card):
+    """The banker taps ``card`` in the picker; the TV shows it once it is entered."""
+    phone.locator(f'#picker button[value="{card}"]').click()
+    expect(tv.locator(f'svg[data-card="{card}"]').first).to_be_visible(timeout=TIMEOUT)
+    expect(phone.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
+
+
+def post(page, kind):
+    page.locator(f'form[hx-post$="/a/{kind}"] button').first.click()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_monte_night_with_our_own_deck(chromium, server, lang):
+    base, *_ = server
+    host, code = create(chromium, base, "monte", lang, bank_size=50, max_bet=10)
+    tv = tv_of(chromium, base, code, lang)
+    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
+    host.reload()
+    host.locator('form[action$="/host/draw"] button').click()
+    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
+    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
+    banker = phones[banker_name]
+    punter = next(p for n, p in phones.items() if n != banker_name)
+    post(banker, "bank")
+    expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
+    shot(banker, f"own-monte-{lang}-phone-picker")
+    banker.set_viewport_size({"width": 360, "height": 800})
+    shot(banker, f"own-monte-{lang}-phone-picker-360")
+    banker.set_viewport_size(PHONE)
+    shot(punter, f"own-monte-{lang}-phone-waiting")
+    coups = [(["2H", "3S"], ["4D", "5C"], "7H"), (["KH", "QS"], ["JD", "AC"], "6S")]
+    for number, (bottom, top, gate) in enumerate(coups, start=1):
+        if number > 1:
+            post(banker, "next")
+        for card in bottom + top:
+            pick(banker, tv, card)
+        shot(tv, f"own-monte-{lang}-tv-layouts-{number}")
+        punter.locator('#intent input[name="amount"][value="5"]').check(force=True)
+        punter.locator("#felt .layout--bottom button.layout__cards").click()
+        expect(tv.locator("#felt .layout--bottom .chip")).to_have_count(1, timeout=TIMEOUT)
+        shot(banker, f"own-monte-{lang}-phone-gate-{number}")
+        banker.locator(f'#picker button[value="{gate}"]').click()
+        expect(tv.locator("#felt .layout__verdict")).to_have_count(2, timeout=TIMEOUT)
+        expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+        shot(tv, f"own-monte-{lang}-tv-gate-{number}")
+    # The deck is kept across coups: the first coup's cards stay greyed in the picker.
+    post(banker, "next")
+    expect(banker.locator('#picker button[value="7H"]')).to_be_disabled(timeout=TIMEOUT)
+    expect(banker.locator("#picker button:disabled")).to_have_count(10)
+    chips = [int(t) for t in tv.locator("#players .player__chips").all_inner_texts()]
+    bank = int(tv.locator(".tv-status__bank strong").inner_text())
+    assert sum(chips) + bank == 200
+
+
+def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
+    base, *_ = server
+    lang = "de"
+    host, code = create(chromium, base, "monte_bank", lang)
+    tv = tv_of(chromium, base, code, lang)
+    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
+    host.reload()
+    host.locator('form[action$="/host/draw"] button').click()
+    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
+    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
+    banker = phones[banker_name]
+    punter = next(p for n, p in phones.items() if n != banker_name)
+    post(banker, "bank")
+    # The positions as they are laid out: a 7 stacked on the first, then J, 2 and 4.
+    for card in ("7S", "7D"):
+        banker.locator(f'#picker button[value="{card}"]').click()
+        expect(banker.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
+    shot(banker, "own-monte_bank-de-phone-picker")
+    for card in ("JD", "2C", "4C"):  # tapped as quickly as a hand can: entered in that order
+        banker.locator(f'#picker button[value="{card}"]').click()
+    expect(tv.locator('#pos-lr svg[data-card="4C"]')).to_be_visible(timeout=TIMEOUT)
+    expect(tv.locator('#pos-ll svg[data-card="2C"]')).to_be_visible()  # ll before lr
+    shot(tv, "own-monte_bank-de-tv-layout")
+    punter.locator('#intent input[name="amount"][value="5"]').check(force=True)
+    punter.locator('#felt form.mb__tap:has(input[name="at"][value="upper"]) button').click()
+    expect(tv.locator("#felt .chip").first).to_be_visible(timeout=TIMEOUT)
+    post(banker, "close")
+    expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
+    pick(banker, tv, "5H")
+    shot(tv, "own-monte_bank-de-tv-turning")
+    shot(banker, "own-monte_bank-de-phone-turning")
+    # The upper right's rank in the other colour (a pair at ul): the double wins.
+    banker.locator('#picker button[value="JS"]').click()
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    expect(banker.locator("#picker")).to_have_count(0, timeout=TIMEOUT)
+    shot(tv, "own-monte_bank-de-tv-decided")
+    shot(punter, "own-monte_bank-de-phone-decided")
+
+
+def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
+    base, *_ = server
+    lang = "ru"
+    host, code = create(chromium, base, "montones", lang)
+    tv = tv_of(chromium, base, code, lang)
+    ana, ben, eva = (sit(chromium, base, code, lang, n) for n in ("Ana", "Ben", "Eva"))
+    ana.locator('form[hx-post$="/a/offer"] input[name="amount"]').fill("50")
+    ana.locator('form[hx-post$="/a/offer"] button').click()
+    post(ben, "pass")
+    post(eva, "pass")
+    ana.locator('form[hx-post$="/a/heaps"]:has(input[name="count"][value="3"]) button').click()
+    expect(tv.locator("#felt .heap")).to_have_count(3, timeout=TIMEOUT)
+    ben.locator('#intent input[name="mode"][value="choose"]').check(force=True)
+    ben.locator("#heap-3 button.heap__card").click()
+    expect(tv.locator("#heap-3.heap--bank")).to_have_count(1, timeout=TIMEOUT)
+    ben.locator('#intent input[name="mode"][value="bet"]').check(force=True)
+    ben.locator('#intent input[name="amount"][value="5"]').check(force=True)
+    ben.locator("#heap-1 button.heap__card").click()
+    expect(tv.locator("#heap-1 .chip")).to_have_count(1, timeout=TIMEOUT)
+    shot(tv, "own-montones-ru-tv-betting")
+    post(ana, "close")
+    expect(ana.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
+    shot(ana, "own-montones-ru-phone-picker")
+    shot(ben, "own-montones-ru-phone-waiting")
+    pick(ana, tv, "6o")
+    shot(tv, "own-montones-ru-tv-entering")
+    pick(ana, tv, "2c")
+    ana.locator('#picker button[value="4e"]').click()
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    expect(tv.locator("#heap-1.heap--won")).to_have_count(1, timeout=TIMEOUT)
+    shot(tv, "own-montones-ru-tv-settled")
+    shot(ben, "own-montones-ru-phone-settled")

@@ -1,0 +1,413 @@
+"""A table played with its own cards (montones.rules.own_deck): each card entered as the game
+shows it, refused in words when it cannot be, and settled exactly as the same deck dealt by
+the app."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from montones.rules import RulesError, monte, monte_bank, montones
+from montones.rules.cards import FRENCH, SPANISH
+from montones.rules.montones import uneven_sizes
+from tests.helpers.tables import NOW, MonteBankTable, MonteTable, Table
+from tests.rules.test_monte_bank_properties import spots
+
+PUNTERS = ["ana", "ben", "eva", "dan"]
+
+
+def without_version(result):
+    return {k: v for k, v in result.items() if k != "version"}
+
+
+# --- Montones -----------------------------------------------------------------------------
+
+
+def own_montones(count, enters="banker"):
+    t = Table(own_deck=enters)
+    t.open_bank(20)
+    assert t.state["phase"] == montones.HEAPS  # no shuffle, no seal, no cut: the deck is real
+    t.do(montones.make_heaps, "banker", count)
+    return t
+
+
+def test_an_own_deck_hand_is_not_shuffled_sealed_nor_cut():
+    t = own_montones(3)
+    assert t.hand["shuffle"] is None and t.hand["cut"] is None
+    assert len(t.hand["heaps"]) == 3 and montones.live_commitment(t.state) is None
+
+
+def test_montones_heaps_are_entered_as_lifted_the_bankers_last_and_it_settles():
+    t = own_montones(4)
+    t.do(montones.choose_bank_heap, "ana", 4)
+    t.do(montones.bet, "ana", 2, 5)
+    t.do(montones.bet, "ben", 1, 3)
+    t.do(montones.close_bets, "banker")
+    assert t.state["phase"] == "entering"
+    assert t.hand["turning"] == [1, 2, 3, 4]  # 3 chips, then 5, then the free heap, the bank's
+    assert montones.waiting_for(t.state) == 1
+    for card in ("7o", "2c", "As"):
+        t.do(montones.enter_card, "banker", card.replace("As", "Ae"))
+    assert t.state["phase"] == "entering" and t.state["hand"]["result"] is None
+    t.do(montones.enter_card, "banker", "5b")
+    result = t.hand["result"]
+    assert t.state["phase"] == montones.SETTLED
+    assert result["cards"] == ["7o", "2c", "Ae", "5b"] and result["bank_card"] == "5b"
+    assert t.chips("ben") == 103 and t.chips("ana") == 95
+
+
+def test_a_card_seen_in_this_hand_is_refused_and_changes_nothing():
+    t = own_montones(3)
+    t.do(montones.choose_bank_heap, "ana", 3)
+    t.do(montones.bet, "ana", 1, 5)
+    t.do(montones.close_bets, "banker")
+    t.do(montones.enter_card, "banker", "7o")
+    before = t.state
+    with pytest.raises(RulesError, match="7o is on the table already"):
+        t.do(montones.enter_card, "banker", "7o")
+    with pytest.raises(RulesError, match="not a card code"):
+        t.do(montones.enter_card, "banker", "Zz9")
+    with pytest.raises(RulesError, match="unknown card"):
+        t.do(montones.enter_card, "banker", "QH")  # a French card in a Spanish deck
+    assert t.state is before
+
+
+def test_the_last_card_is_taken_back_until_the_next_is_entered():
+    t = own_montones(3)
+    t.do(montones.choose_bank_heap, "ana", 3)
+    t.do(montones.close_bets, "banker")
+    with pytest.raises(RulesError, match="no card to take back"):
+        t.do(montones.undo_card, "banker")
+    t.do(montones.enter_card, "banker", "7o")
+    t.do(montones.undo_card, "banker")
+    assert t.hand["entered"] == [] and montones.waiting_for(t.state) == 1
+    t.do(montones.enter_card, "banker", "6o")
+    t.do(montones.enter_card, "banker", "5o")
+    t.do(montones.enter_card, "banker", "4o")  # the banker's card settles: nothing to take back
+    with pytest.raises(RulesError, match="no card is awaited"):
+        t.do(montones.undo_card, "banker")
+
+
+def test_only_the_one_the_table_names_enters_the_cards():
+    t = own_montones(3)
+    t.do(montones.choose_bank_heap, "ana", 3)
+    t.do(montones.close_bets, "banker")
+    with pytest.raises(RulesError, match="only the banker enters"):
+        t.do(montones.enter_card, "ana", "7o")
+    with pytest.raises(RulesError, match="only the banker enters"):
+        t.do(montones.enter_card, "host", "7o")
+    h = own_montones(3, enters="host")
+    h.do(montones.choose_bank_heap, "ana", 3)
+    h.do(montones.close_bets, "banker")
+    with pytest.raises(RulesError, match="the host enters"):
+        h.do(montones.enter_card, "banker", "7o")
+    h.do(montones.enter_card, "host", "7o")
+
+
+def test_a_card_before_bets_close_and_at_a_dealing_table_is_refused():
+    t = own_montones(3)
+    with pytest.raises(RulesError, match="no card is awaited"):
+        t.do(montones.enter_card, "banker", "7o")
+    dealt = Table()
+    dealt.deal("5o", "3c", "2e")
+    with pytest.raises(RulesError, match="deals its own cards"):
+        dealt.do(montones.enter_card, "banker", "7o")
+
+
+def test_an_own_deck_setting_names_the_banker_or_the_host():
+    with pytest.raises(RulesError, match="banker or by the host"):
+        montones.new_table({"own_deck": "anyone"})
+
+
+def test_own_deck_heaps_are_gathered_after_a_rey():
+    t = own_montones(3)
+    t.do(montones.choose_bank_heap, "ana", 3)
+    t.do(montones.close_bets, "banker")
+    for card in ("7o", "6o", "Ro"):
+        t.do(montones.enter_card, "banker", card)
+    with pytest.raises(RulesError, match="cannot see what is left of the heaps"):
+        t.do(montones.keep_heaps, "banker", 1, NOW)
+
+
+@st.composite
+def montones_nights(draw):
+    order = draw(st.permutations(SPANISH.codes))
+    count = draw(st.integers(2, 8))
+    sizes = uneven_sizes(count, 40, draw(st.randoms(use_true_random=False)))
+    bank_heap = draw(st.integers(1, count))
+    others = [h for h in range(1, count + 1) if h != bank_heap]
+    bets = [
+        (
+            draw(st.sampled_from(PUNTERS)),
+            draw(st.sampled_from(["bet", "against", "declare"])),
+            draw(st.sampled_from(others)),
+            draw(st.integers(1, 30)),
+        )
+        for _ in range(draw(st.integers(0, 8)))
+    ]
+    return order, sizes, bank_heap, bets
+
+
+def play_bets(t, bank_heap, bets):
+    t.do(montones.choose_bank_heap, PUNTERS[0], bank_heap)
+    for player, kind, heap, amount in bets:
+        try:
+            if kind == "declare":
+                t.do(montones.declare, player, heap)
+            else:
+                t.do(
+                    getattr(montones, "bet" if kind == "bet" else "bet_against"),
+                    player,
+                    heap,
+                    amount,
+                )
+        except RulesError:
+            pass  # the same refusals at both tables: the property is about what is settled
+
+
+@settings(max_examples=150, deadline=None)
+@given(montones_nights())
+def test_a_random_montones_deck_entered_card_by_card_settles_as_the_app_deals_it(night):
+    order, sizes, bank_heap, bets = night
+    dealt = Table(heap_counts=[2, 8])
+    dealt.open_bank(40, deck=order)
+    dealt.do(montones.cut_deck, dealt.hand["cutter"], 7, NOW)
+    dealt.do(montones.make_heaps, "banker", len(sizes), sizes=sizes)
+    play_bets(dealt, bank_heap, bets)
+    dealt.do(montones.close_bets, "banker")
+
+    entered = Table(own_deck="banker", heap_counts=[2, 8])
+    entered.open_bank(40)
+    entered.do(montones.make_heaps, "banker", len(sizes))
+    play_bets(entered, bank_heap, bets)
+    entered.do(montones.close_bets, "banker")
+    while montones.waiting_for(entered.state) is not None:
+        heap = montones.waiting_for(entered.state)
+        entered.do(montones.enter_card, "banker", dealt.hand["heaps"][heap - 1][-1])
+
+    assert without_version(entered.hand["result"]) == without_version(dealt.hand["result"])
+    assert montones.balances(entered.state) == montones.balances(dealt.state)
+
+
+# --- Monte ----------------------------------------------------------------------------------
+
+
+def own_monte(**settings):
+    t = MonteTable(own_deck="banker", **settings)
+    banker = t.start()
+    assert t.state["phase"] == "entering" and t.state["shuffle"] is None  # no seal, no cut
+    return t, banker
+
+
+def test_monte_layouts_then_the_gate_are_entered_and_the_gate_settles():
+    t, banker = own_monte()
+    for card in ("2H", "3S", "4D", "5C"):
+        assert monte.waiting_for(t.state) == ("bottom" if card in ("2H", "3S") else "top")
+        t.do(monte.enter_card, banker, card)
+    assert t.state["coup"]["bottom"] == ["2H", "3S"] and t.state["coup"]["top"] == ["4D", "5C"]
+    assert t.state["phase"] == monte.BETTING and monte.waiting_for(t.state) == "gate"
+    t.do(monte.bet, "ben", "bottom", 10)
+    t.do(monte.bet, "cid", "top", 5)
+    with pytest.raises(RulesError, match="enter the gate"):
+        t.do(monte.turn_gate, banker)
+    t.do(monte.enter_card, banker, "7H")
+    assert t.state["coup"]["result"]["winning"] == ["bottom"]
+    assert t.state["players"]["ben"]["chips"] == 110 and t.state["players"]["cid"]["chips"] == 95
+
+
+def test_monte_keeps_its_deck_across_coups_until_the_next_banker_shuffles():
+    t, banker = own_monte()
+    for card in ("2H", "3S", "4D", "5C", "7H"):
+        t.do(monte.enter_card, banker, card)
+    t.do(monte.next_coup, banker)
+    with pytest.raises(RulesError, match="7H is on the table already"):
+        t.do(monte.enter_card, banker, "7H")
+    assert monte.seen(t.state) == ["2H", "3S", "4D", "5C", "7H"]
+
+
+def test_monte_takes_a_layout_card_back_until_a_bet_is_on_it():
+    t, banker = own_monte()
+    for card in ("2H", "3S", "4D", "5C"):
+        t.do(monte.enter_card, banker, card)
+    t.do(monte.undo_card, banker)
+    assert t.state["phase"] == "entering" and t.state["coup"]["top"] == ["4D"]
+    t.do(monte.enter_card, banker, "6C")
+    t.do(monte.bet, "ben", "bottom", 10)
+    with pytest.raises(RulesError, match="bets are on these layouts"):
+        t.do(monte.undo_card, banker)
+
+
+@st.composite
+def monte_nights(draw):
+    order = draw(st.permutations(FRENCH.codes))
+    two_card = draw(st.booleans())
+    coups = [
+        [
+            (
+                draw(st.sampled_from(["ben", "cid"])),
+                draw(st.sampled_from(monte.LAYOUTS)),
+                draw(st.integers(1, 10)),
+            )
+            for _ in range(draw(st.integers(0, 4)))
+        ]
+        for _ in range(13)
+    ]
+    return order, two_card, coups
+
+
+def monte_bets(t, bets):
+    for player, layout, amount in bets:
+        try:
+            t.do(monte.bet, player, layout, amount)
+        except RulesError:
+            pass
+
+
+@settings(max_examples=60, deadline=None)
+@given(monte_nights())
+def test_a_random_monte_deck_entered_card_by_card_settles_as_the_app_deals_it(night):
+    order, two_card, coups = night
+    dealt = MonteTable(two_card=two_card)
+    banker = dealt.start(deck=order)
+    entered = MonteTable(two_card=two_card, own_deck="banker")
+    entered.start()
+    for bets in coups:
+        if dealt.state["banker"] != banker or dealt.state["phase"] == monte.BANK:
+            break
+        if dealt.state["phase"] == monte.COUP_OVER:
+            dealt.do(monte.next_coup, banker)
+            entered.do(monte.next_coup, banker)
+        coup = dealt.state["coup"]
+        for card in coup["bottom"] + coup["top"]:
+            entered.do(monte.enter_card, banker, card)
+        monte_bets(dealt, bets)
+        monte_bets(entered, bets)
+        dealt.do(monte.turn_gate, banker)
+        entered.do(monte.enter_card, banker, dealt.state["last_coup"]["gate"])
+        assert without_version(entered.state["last_coup"]["result"]) == without_version(
+            dealt.state["last_coup"]["result"]
+        )
+        assert monte.balances(entered.state) == monte.balances(dealt.state)
+        assert entered.state["phase"] == dealt.state["phase"]
+
+
+# --- Monte Bank -----------------------------------------------------------------------------
+
+
+def own_monte_bank(**settings):
+    t = MonteBankTable(own_deck="banker", **settings)
+    draw = ["KS"] + [c for c in FRENCH.codes if c[0] not in "K"][:10]
+    t.do(monte_bank.draw_for_bank, deck=draw + [c for c in FRENCH.codes if c not in draw])
+    banker = t.state["banker"]
+    t.do(monte_bank.put_up_bank, banker, 50, NOW)
+    assert t.state["phase"] == "entering" and t.state["shuffle"] is None
+    return t, banker
+
+
+def test_monte_bank_stacks_a_pair_as_it_comes_then_lays_out_ur_ll_lr():
+    t, banker = own_monte_bank()
+    for card, position in (("7S", "ul"), ("7H", "ur"), ("JD", "ur"), ("2C", "ll"), ("4C", "lr")):
+        assert monte_bank.waiting_for(t.state) == position  # a card of ul's rank stacks on it
+        t.do(monte_bank.enter_card, banker, card)
+    assert t.state["deal"]["layout"] == {
+        "ul": ["7S", "7H"],
+        "ur": ["JD"],
+        "ll": ["2C"],
+        "lr": ["4C"],
+    }
+    assert t.state["phase"] == monte_bank.BETTING
+
+
+@pytest.mark.parametrize(
+    "cards, why",
+    [
+        (("7S", "7H", "7D", "7C"), "four of a rank"),
+        (("7S", "JD", "7D", "2C"), "lower matches upper"),
+        (("7S", "JD", "2D", "2C"), "lower pair"),
+        (("7S", "JD", "2C", "2D"), "lower pair"),
+        (("7S", "JD", "2C", "JS"), "lower matches upper"),
+    ],
+)
+def test_monte_bank_a_void_deal_is_said_as_its_card_is_entered(cards, why):
+    t, banker = own_monte_bank()
+    for card in cards:
+        t.do(monte_bank.enter_card, banker, card)
+    assert t.state["void"]["why"] == why and t.state["last_deal"]["void"] == why
+    # Gathered and shuffled: a fresh deal waits for its cards, the void one's seen no more.
+    assert t.state["phase"] == "entering" and monte_bank.seen(t.state) == []
+
+
+def test_monte_bank_turns_cards_until_the_last_bet_is_decided():
+    t, banker = own_monte_bank()
+    for card in ("7S", "JD", "2C", "4C"):
+        t.do(monte_bank.enter_card, banker, card)
+    t.do(monte_bank.bet, "ben", {"kind": "round", "on": "ul"}, 10)
+    t.do(monte_bank.close_bets, banker)
+    assert monte_bank.waiting_for(t.state) == "turned"
+    with pytest.raises(RulesError, match="JD is on the table already"):
+        t.do(monte_bank.enter_card, banker, "JD")
+    t.do(monte_bank.enter_card, banker, "3H")
+    t.do(monte_bank.undo_card, banker)
+    t.do(monte_bank.enter_card, banker, "5H")
+    assert t.state["phase"] == "entering"
+    t.do(monte_bank.enter_card, banker, "7H")  # the ul's rank: the round wins, 3 to 1
+    assert t.state["phase"] == monte_bank.DEAL_OVER
+    assert t.state["last_deal"]["result"]["turned"] == ["5H", "7H"]
+
+
+def test_monte_bank_with_no_bets_settles_when_bets_close():
+    t, banker = own_monte_bank()
+    for card in ("7S", "JD", "2C", "4C"):
+        t.do(monte_bank.enter_card, banker, card)
+    t.do(monte_bank.close_bets, banker)
+    assert t.state["phase"] == monte_bank.DEAL_OVER
+
+
+@st.composite
+def monte_bank_deals(draw):
+    order = draw(st.permutations(FRENCH.codes))
+    bets = [
+        (draw(st.sampled_from(["ben", "cid"])), spot, draw(st.integers(1, 20)))
+        for spot in draw(st.lists(spots, max_size=6))
+    ]
+    return order, bets
+
+
+def monte_bank_bets(t, bets):
+    for player, spot, amount in bets:
+        try:
+            t.do(monte_bank.bet, player, spot, amount)
+        except RulesError:
+            pass
+
+
+def layout_cards(layout):
+    return [*layout["ul"], *layout["ur"], *layout["ll"], *layout["lr"]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(monte_bank_deals(), st.booleans())
+def test_a_random_monte_bank_deck_entered_card_by_card_settles_as_the_app_deals_it(deal, levy):
+    order, bets = deal
+    dealt = MonteBankTable(levy=levy)
+    _, banker = dealt.start(order)
+    entered, _ = own_monte_bank(levy=levy)
+    if dealt.state["void"]:
+        for card in layout_cards(dealt.state["void"]["layout"]):
+            entered.do(monte_bank.enter_card, banker, card)
+        assert without_version(entered.state["void"]) == without_version(dealt.state["void"])
+        return
+    for card in layout_cards(dealt.state["deal"]["layout"]):
+        entered.do(monte_bank.enter_card, banker, card)
+    assert entered.state["deal"]["layout"] == dealt.state["deal"]["layout"]
+    monte_bank_bets(dealt, bets)
+    monte_bank_bets(entered, bets)
+    turning = monte_bank.turning_order(dealt.state["deal"]["rest"])
+    dealt.do(monte_bank.close_bets, banker)
+    entered.do(monte_bank.close_bets, banker)
+    for card in turning:
+        if entered.state["phase"] != "entering":
+            break
+        entered.do(monte_bank.enter_card, banker, card)
+    mine, theirs = entered.state["last_deal"]["result"], dealt.state["last_deal"]["result"]
+    assert without_version(mine) == without_version(theirs)
+    assert monte_bank.balances(entered.state) == monte_bank.balances(dealt.state)

@@ -1,0 +1,122 @@
+"""Every valid scenario of tests/scenarios played through the entry path of a table with its
+own cards (montones.rules.own_deck): a table seated as the scenario says, its bets placed,
+each card entered as the game shows it; the hand's record gives what `montones replay` gives."""
+
+import json
+
+import pytest
+
+from montones.rules import monte, monte_bank, montones
+from montones.rules.cards import FRENCH
+from montones.rules.monte.settle import deal_layouts
+from montones.rules.monte_bank.settle import deal_layout, turning_order
+from montones.rules.scenario import replay
+from tests.helpers.tables import NOW
+from tests.rules.test_scenario_files import VALID
+
+BANKER = "banker"
+
+
+class Entered:
+    def __init__(self, engine, settings, players, bank):
+        self.engine = engine
+        self.state = engine.new_table({**settings, "own_deck": "banker"})
+        self.do(engine.join, BANKER, "Banker", bank)
+        for pid, chips in players.items():
+            self.do(engine.join, pid, pid.title(), chips)
+
+    def do(self, action, *args, **kwargs):
+        self.state, events = action(self.state, *args, **kwargs)
+        return events
+
+    def enter(self, card):
+        """A card entered; returns the record of the hand it settled, if it settled one."""
+        before = self.state
+        events = self.do(self.engine.enter_card, BANKER, card)
+        if any(event["type"] == self.engine.SETTLES for event in events):
+            return self.engine.hand_record(before, self.state)
+        return None
+
+
+def montones_entered(s):
+    t = Entered(montones, {"heap_counts": [2, 13]}, s["players"], s["bank"])
+    t.do(montones.offer_bank, BANKER, s["bank"])
+    t.do(montones.close_auction, NOW)
+    t.do(montones.make_heaps, BANKER, len(s["heaps"]))
+    t.do(montones.choose_bank_heap, next(iter(s["players"])), s["bank_heap"])
+    for placed in s["bets"]:
+        if placed.get("whole_bank"):
+            t.do(montones.declare, placed["player"], placed["heap"])
+        elif "against" in placed:
+            t.do(montones.bet_against, placed["player"], placed["against"], placed["amount"])
+        else:
+            t.do(montones.bet, placed["player"], placed["heap"], placed["amount"])
+    t.do(montones.close_bets, BANKER)
+    record = None
+    while montones.waiting_for(t.state) is not None:
+        record = t.enter(s["heaps"][montones.waiting_for(t.state) - 1])
+    return record["result"]
+
+
+def monte_entered(s):
+    options = s.get("options", {})
+    settings = {
+        **options,
+        "bank_size": s["bank"],
+        "min_bet": s["limits"]["min"],
+        "max_bet": s["limits"]["max"],
+    }
+    t = Entered(monte, settings, s["players"], s["bank"])
+    draw = ["KS"] + [c for c in FRENCH.codes if c[0] != "K"]
+    t.do(monte.draw_for_bank, deck=draw + [c for c in FRENCH.codes if c not in draw])
+    t.do(monte.put_up_bank, BANKER, s["bank"], NOW)
+    deck = list(s["deck"])
+    coups = []
+    record = None
+    for number, coup in enumerate(s["coups"]):
+        if number:
+            t.do(monte.next_coup, BANKER)
+        bottom, top, deck = deal_layouts(deck, options.get("two_card", False))
+        for card in bottom + top:
+            t.enter(card)
+        for placed in coup["bets"]:
+            t.do(monte.bet, placed["player"], placed["layout"], placed["amount"])
+        record = t.enter(deck.pop())
+        coups += record["result"]["coups"]
+    return {**record["result"], "coups": coups}
+
+
+def monte_bank_entered(s):
+    settings = {"min_bet": s["limits"]["min"], "levy": s.get("levy", True)}
+    t = Entered(monte_bank, settings, s["players"], s["bank"])
+    draw = ["KS"] + [c for c in FRENCH.codes if c[0] != "K"]
+    t.do(monte_bank.draw_for_bank, deck=draw + [c for c in FRENCH.codes if c not in draw])
+    t.do(monte_bank.put_up_bank, BANKER, s["bank"], NOW)
+    dealt = deal_layout(s["deck"])
+    layout = dealt["layout"]
+    record = None
+    for card in layout["ul"] + layout["ur"] + layout["ll"] + layout["lr"]:
+        record = t.enter(card)
+    if dealt["void"]:
+        return record["result"]
+    for placed in s["bets"]:
+        spot = {k: placed[k] for k in ("kind", "on", "against", "side") if k in placed}
+        t.do(monte_bank.bet, placed["player"], spot, placed["amount"])
+    before = t.state
+    events = t.do(monte_bank.close_bets, BANKER)
+    if any(event["type"] == monte_bank.SETTLES for event in events):  # no bet: nothing to turn
+        return monte_bank.hand_record(before, t.state)["result"]
+    for card in turning_order(dealt["rest"]):
+        record = t.enter(card)
+        if record:
+            return record["result"]
+    raise AssertionError("the deal was never settled")
+
+
+ENTERED = {"montones": montones_entered, "monte": monte_entered, "monte_bank": monte_bank_entered}
+
+
+@pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
+def test_a_scenario_entered_card_by_card_gives_what_replay_gives(path):
+    scenario = json.loads(path.read_text())["scenario"]
+    assert ENTERED[scenario["game"]](scenario) == replay(scenario)

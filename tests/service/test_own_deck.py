@@ -1,0 +1,168 @@
+"""Nights played with the table's own cards through the service layer (issue 42): each card an
+action of its own (one transaction, a new version, the ledger as always), a refused card
+changing nothing, and an export that `montones verify` re-settles from the cards entered and
+that says no shuffle was sealed."""
+
+import json
+import random
+
+import pytest
+
+from montones import service
+from montones.rules import FRENCH, SPANISH
+from montones.service import Actor
+from tests.service.test_history import HOST, export, verify_file
+
+_rng = random.Random(42)
+
+
+def seated(code, *names):
+    return [Actor(seat=service.join(code, name)[0].seat) for name in names]
+
+
+def enter(code, who, card, host=False):
+    kind = "host_card" if host else "card"
+    return service.act(code, HOST if host else who, kind, {"card": card})
+
+
+def montones_night(app, hands=4, host=False):
+    with app.app_context():
+        own = "host" if host else "banker"
+        table, _ = service.create_table("montones", "Ours", 200, {"own_deck": own})
+        code = table.code
+        ana, ben, eva = seated(code, "Ana", "Ben", "Eva")
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        for _ in range(hands):
+            state = service.get_table(code).state
+            assert state["phase"] == "heaps" and state["hand"]["shuffle"] is None
+            service.act(code, ana, "heaps", {"count": 4})
+            service.act(code, ben, "bet", {"heap": 1, "amount": _rng.randint(1, 20)})
+            service.act(code, eva, "against", {"heap": 2, "amount": _rng.randint(1, 20)})
+            service.act(code, ben, "choose", {"heap": 4})
+            service.act(code, ana, "close", {})
+            deck = _rng.sample(SPANISH.codes, 4)
+            for card in deck:
+                table = enter(code, ana, card, host)
+            state = table.state
+            assert state["phase"] == "settled"
+            if state["bank"]["amount"] == 0:
+                service.act(code, ana, "abona", {"amount": 50})
+            service.act(code, ana, "next", {})
+        return code
+
+
+def test_an_own_deck_montones_night_records_each_card_and_verifies(app, tmp_path, capsys):
+    code = montones_night(app)
+    data = export(app, code)
+    assert len(data["hands"]) == 4 and data["held_back"] == 0  # no seal holds anything back
+    assert all(hand["shuffle"] == {"commitment": None, "own_deck": True} for hand in data["hands"])
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 0, out
+    assert "4 played with the table's own cards: re-settled from the cards entered" in out
+
+
+def test_verify_catches_an_altered_card_of_an_own_deck_hand(app, tmp_path, capsys):
+    data = export(app, montones_night(app, hands=2))
+    hand = data["hands"][0]
+    winner = hand["result"]["settled"][0]
+    heap = hand["bets"][winner["bet"]].get("heap") or hand["bets"][winner["bet"]]["against"]
+    bank_card = hand["heaps"][hand["bank_heap"] - 1]
+    # The heap's card turned to one that beats nothing or everything: its result changes.
+    hand["heaps"][heap - 1] = next(
+        c
+        for c in (("Ao", "Ac", "Ae") if bank_card[0] != "A" else ("Co", "Cc", "Ce"))
+        if c not in hand["heaps"]
+    )
+    hand["result"]["settled"][0]["net"] += 1
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 1 and "hand 1" in out
+
+
+def test_the_host_enters_the_cards_at_a_table_that_says_so(app):
+    code = montones_night(app, hands=1, host=True)
+    with app.app_context():
+        assert service.get_table(code).state["hands"] == 2
+
+
+def test_a_refused_card_changes_nothing_and_an_undo_is_a_version(app):
+    with app.app_context():
+        table, _ = service.create_table("montones", "Ours", 200, {"own_deck": "banker"})
+        code = table.code
+        ana, ben, eva = seated(code, "Ana", "Ben", "Eva")
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.act(code, ana, "heaps", {"count": 3})
+        service.act(code, ben, "choose", {"heap": 3})
+        service.act(code, ana, "close", {})
+        version = enter(code, ana, "7o").version
+        for who, card, words in (
+            (ana, "7o", "7o is on the table already"),
+            (ben, "6o", "only the banker enters the cards"),
+            (ana, "KH", "unknown card"),
+        ):
+            with pytest.raises(service.ServiceError, match=f"(?i){words}"):
+                enter(code, who, card)
+            assert service.get_table(code).version == version
+        table = service.act(code, ana, "undo_card", {})
+        assert table.version == version + 1 and table.state["hand"]["entered"] == []
+
+
+def test_an_own_deck_monte_night_keeps_its_deck_and_verifies(app, tmp_path, capsys):
+    with app.app_context():
+        table, _ = service.create_table("monte", "Ours", 300, {"own_deck": "banker", "max_bet": 10})
+        code = table.code
+        seated(code, "Anna", "Ben")
+        service.act(code, HOST, "draw", {})
+        decks = {}
+        while (state := service.get_table(code).state)["phase"] != "finished":
+            banker = Actor(seat=state["banker"])
+            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+            deck = decks.setdefault(state["banker"], _rng.sample(FRENCH.codes, 40))
+            if state["phase"] == "bank":
+                service.act(code, banker, "bank", {"amount": 40})
+            elif state["phase"] == "entering":
+                enter(code, banker, deck.pop())
+            elif state["phase"] == "betting":
+                service.act(code, punter, "bet", {"layout": "top", "amount": 1})
+                enter(code, banker, deck.pop())  # the gate
+            else:
+                service.act(code, banker, "next", {})
+    data = export(app, code)
+    assert data["hands"] and all(hand["shuffle"]["own_deck"] for hand in data["hands"])
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 0, out
+
+
+def test_an_own_deck_monte_bank_night_with_its_void_deals_verifies(app, tmp_path, capsys):
+    with app.app_context():
+        table, _ = service.create_table(
+            "monte_bank", "Ours", 300, {"own_deck": "banker", "deals_per_bank": 6}
+        )
+        code = table.code
+        seated(code, "Anna", "Ben")
+        service.act(code, HOST, "draw", {})
+        deck, shuffles = [], None
+        while (state := service.get_table(code).state)["phase"] != "finished":
+            banker = Actor(seat=state["banker"])
+            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+            if state["shuffles"] != shuffles:  # a new deal (or one after a void): a new deck
+                deck, shuffles = _rng.sample(FRENCH.codes, 40), state["shuffles"]
+            if state["phase"] == "bank":
+                service.act(code, banker, "bank", {"amount": 40})
+            elif state["phase"] == "entering":
+                enter(code, banker, deck.pop())
+            elif state["phase"] == "betting":
+                at = _rng.choice(("ul", "ur", "ll", "lr", "left", "upper"))
+                bet = {"at": at, "bet_kind": "layout", "against": "-", "side": "-", "amount": 2}
+                service.act(code, punter, "bet", bet)
+                service.act(code, banker, "close", {})
+            else:
+                service.act(code, banker, "next", {})
+    data = export(app, code)
+    assert len(data["hands"]) >= 12 and any(hand["result"].get("void") for hand in data["hands"])
+    assert sum(len(hand["result"]["settled"]) for hand in data["hands"]) >= 12
+    status, out = verify_file(tmp_path, json.loads(json.dumps(data)), capsys)
+    assert status == 0, out

@@ -1,0 +1,173 @@
+"""A table played with its own cards, through the routes (issue 42): the lobby's option, the
+card picker on the entering phone (or the host's page), the TV's line while it waits for a
+card, and a refused card said in words and changing nothing."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from montones import create_app
+from montones.config import TestConfig
+from tests.helpers.nights import MonteBankNight, MonteNight, notice
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """One app and database for the module: every test plays at a table of its own."""
+
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('own') / 'montones.sqlite'}"
+
+    return create_app(Config)
+
+
+def text(response) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+
+
+def picked(response) -> list[tuple[str, bool]]:
+    """The picker's cards as (code, greyed)."""
+    page = response.get_data(as_text=True)
+    return [
+        (code, "disabled" in rest)
+        for code, rest in re.findall(
+            r'class="picker__card[^"]*" type="submit" value="(\w\w)"([^>]*)>', page
+        )
+    ]
+
+
+def own_monte(app):
+    night = MonteNight(app, "Ana", "Ben", own_deck="banker")
+    night.draw()
+    night.put_up()
+    assert night.state()["phase"] == "entering"
+    return night
+
+
+def test_the_banker_has_a_picker_of_the_decks_40_cards_and_the_others_wait(app):
+    night = own_monte(app)
+    banker, punter = night.banker, night.punters[0]
+    cards = picked(night.clients[banker].get(f"/t/{night.code}"))
+    assert len(cards) == 40 and not any(greyed for _, greyed in cards)
+    assert "A card of the bottom layout" in text(night.clients[banker].get(f"/t/{night.code}"))
+    assert picked(night.clients[punter].get(f"/t/{night.code}")) == []
+    assert f"{banker} enters the cards as they are shown." in text(
+        night.clients[punter].get(f"/t/{night.code}")
+    )
+    tv = text(night.host.get(f"/t/{night.code}/tv"))
+    assert "Waiting for the card: A card of the bottom layout" in tv
+
+
+def test_a_card_tapped_is_entered_greyed_and_can_be_taken_back(app):
+    night = own_monte(app)
+    banker = night.banker
+    response = night.do(banker, "card", card="KH", stage=night.stage())
+    assert response.status_code == 200 and notice(response) is None
+    assert night.state()["coup"]["entered"] == ["KH"]
+    cards = dict(picked(night.clients[banker].get(f"/t/{night.code}")))
+    assert cards["KH"] is True and cards["QH"] is False
+    assert "Take back the last card" in text(night.clients[banker].get(f"/t/{night.code}"))
+    assert night.do(banker, "undo_card", stage=night.stage()).status_code == 200
+    assert night.state()["coup"]["entered"] == []
+
+
+def test_a_card_seen_already_or_from_a_punter_is_refused_in_words(app):
+    night = own_monte(app)
+    banker, punter = night.banker, night.punters[0]
+    night.do(banker, "card", card="KH", stage=night.stage())
+    before = night.snapshot()
+    response = night.do(banker, "card", card="KH")
+    assert response.status_code == 422
+    assert "KH is on the table already" in notice(response)
+    response = night.do(punter, "card", card="QH")
+    assert "Only the banker enters the cards." in notice(response)
+    assert night.snapshot() == before
+
+
+def test_the_host_enters_the_cards_on_the_hosts_page_at_a_table_that_says_so(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="host")
+    night.draw()
+    night.put_up()
+    page = night.host.get(f"/t/{night.code}/host")
+    assert len(picked(page)) == 40
+    assert "The upper left card" in text(page)
+    assert picked(night.clients[night.banker].get(f"/t/{night.code}")) == []
+    assert night.host_do("host_card", card="7S").status_code == 303
+    assert night.state()["deal"]["layout"]["ul"] == ["7S"]
+
+
+def test_the_lobby_offers_our_own_deck(app):
+    page = app.test_client().get("/").get_data(as_text=True)
+    assert 'name="own_deck"' in page and "Our own deck: the banker enters each card" in page
+
+
+def test_the_history_says_an_own_deck_hand_had_no_sealed_shuffle(app):
+    night = own_monte(app)
+    banker, punter = night.banker, night.punters[0]
+    for card in ("2H", "3S", "4D", "5C"):
+        night.do(banker, "card", card=card, stage=night.stage())
+    night.tap(punter, "top", 5)
+    night.do(banker, "card", card="7D", stage=night.stage())
+    assert night.state()["phase"] == "coup_over"
+    history = text(night.clients[punter].get(f"/t/{night.code}/history"))
+    assert "Played with the table's own cards: no shuffle was sealed" in history
+    assert night.clients[punter].get(f"/t/{night.code}/verify/1").status_code == 404
+
+
+def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+    night = MonteNight.__new__(MonteNight)
+    night.form = lambda token, chips, **settings: {
+        "csrf_token": token,
+        "game": "montones",
+        "name": "Ours",
+        "chips": str(chips),
+        "min_bet": "1",
+        "heaps_min": "3",
+        "heaps_max": "8",
+        "tenure": "60",
+        "cut_timeout": "30",
+        **settings,
+    }
+    MonteNight.__init__(night, app, "Ana", "Ben", "Eva", own_deck="banker")
+    assert night.do("Ana", "offer", amount=50).status_code == 200
+    night.do("Ben", "pass")
+    night.do("Eva", "pass")
+    assert night.state()["phase"] == "heaps"  # no cut: the deck on the table is cut by hand
+    night.do("Ana", "heaps", count=3, stage=night.stage())
+    night.do("Ben", "choose", heap=3, stage=night.stage())
+    night.do("Ben", "bet", heap=1, amount=10, stage=night.stage())
+    for name in ("Ana", "Ben"):
+        assert night.clients[name].get(f"/t/{night.code}").status_code == 200
+    assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+    night.do("Ana", "close", stage=night.stage())
+    page = night.clients["Ana"].get(f"/t/{night.code}")
+    assert "The bottom card of heap 1" in text(page) and len(picked(page)) == 40
+    night.do("Ana", "card", card="6o", stage=night.stage())
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert "Waiting for the card: The bottom card of heap 2" in text(tv)
+    heap = tv.get_data(as_text=True).split('id="heap-1"')[1].split("</li>")[0]
+    assert 'data-card="6o"' in heap  # the TV shows the card as it is entered
+    for card in ("2c", "4e"):
+        night.do("Ana", "card", card=card, stage=night.stage())
+    assert night.state()["phase"] == "settled"
+    assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
+    assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+
+
+def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):
+    night = own_monte(app)
+    banker = night.banker
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    picker = page.split('id="picker"')[1].split("</form>")[0]
+    assert 'name="stage"' not in picker
+    stage = night.stage()
+    assert night.do(banker, "card", card="KH").status_code == 200
+    assert night.do(banker, "card", card="QH").status_code == 200  # drawn before the first
+    assert night.state()["coup"]["entered"] == ["KH", "QH"]
+    stage = night.stage()
+    assert night.do(banker, "undo_card", stage=stage).status_code == 200
+    assert night.do(banker, "undo_card", stage=stage).status_code == 409
+    assert night.state()["coup"]["entered"] == ["KH"]
