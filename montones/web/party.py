@@ -73,16 +73,15 @@ def _moment(kind: str, seat: str, names: dict, amount: int = 0) -> dict[str, Any
     }
 
 
-def board(table, recent: list[dict]) -> list[dict] | None:
+def board(table, recent: list[dict], between_banks: bool) -> list[dict] | None:
     """The leaderboard the TV shows after this hand (``recent``: the table's last hands'
-    records, newest first), or None: after every ``BOARD_EVERY``-th hand and when a bank has
-    passed. Each row: the standing now, with the chips won or lost and the places moved over
+    records, newest first; ``between_banks``: the TV's view says no bank runs now), or None:
+    after every ``BOARD_EVERY``-th hand and when a bank has passed. Each row: the standing now, with the chips won or lost and the places moved over
     the hands since the board was last due."""
     if not recent or table.ended_at:
         return None
-    rules = game(table.game)
     count = history.count(table)
-    if count % BOARD_EVERY and not rules.between_banks(table.state):
+    if count % BOARD_EVERY and not between_banks:
         return None
     since = recent[: (count - 1) % BOARD_EVERY + 1]
     moved: dict[str, int] = {}
@@ -93,7 +92,7 @@ def board(table, recent: list[dict]) -> list[dict] | None:
         banker = entry["meta"].get("banker")
         if banker and "bank" in entry["result"] and "bank" in entry:
             moved[banker] = moved.get(banker, 0) + entry["result"]["bank"] - entry["bank"]
-    rows = rules.standings(table.state)
+    rows = game(table.game).standings(table.state)
     then = sorted(rows, key=lambda row: -(row["chips"] - moved.get(row["player"], 0)))
     was = {row["player"]: place for place, row in enumerate(then, 1)}
     return [

@@ -117,6 +117,7 @@ class Checkpoint:
                 "version": table.version,
                 "paused": table.paused,
                 "ended_at": table.ended_at,
+                "party": copy.deepcopy(table.party),
             }
             self.players = {
                 row.id: (row.token_hash, row.rejoin_code)
@@ -174,6 +175,7 @@ class Checkpoint:
             table.version = self.fields["version"]
             table.paused = self.fields["paused"]
             table.ended_at = self.fields["ended_at"]
+            table.party = copy.deepcopy(self.fields["party"])
             db.session.flush()
             for _name, sql in triggers:
                 connection.exec_driver_sql(sql)
