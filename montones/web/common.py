@@ -17,10 +17,12 @@ from babel.numbers import parse_pattern
 from flask import Response, current_app, g, make_response, redirect, session, url_for
 from flask_babel import format_decimal, format_time, get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from montones import service
 from montones.data.clock import clock
 from montones.extensions import htmx
+from montones.live import channel
 from montones.rules import computer
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
@@ -234,6 +236,15 @@ def block_drawer(template: str, context: dict):
         return jinja2_fragments.render_block(app.jinja_env, template, block, {**context, **values})
 
     return draw
+
+
+def drawn_once(template: str, **inputs) -> Markup:
+    """``template`` drawn from ``inputs`` alone (hashable values: no request, no table), once
+    for them and the request's language, in the live channel's render cache: a first hand's
+    guide is the same few lines and pictures for every phone at a step."""
+    key = ("once", template, str(get_locale()), tuple(sorted(inputs.items())))
+    template_ = current_app.jinja_env.get_template(template)
+    return Markup(channel.of().renders.get(key, lambda: template_.render(**inputs)))
 
 
 def join_url(table) -> str:
