@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 import jinja2_fragments
 import segno
@@ -194,7 +195,14 @@ def percent(value: Fraction) -> str:
 
 
 def number(value) -> str:
-    """A count as the request's language writes it ("1,250", "1.250", "1 250"): Babel's."""
+    """A count as the request's language writes it ("1,250", "1.250", "1 250"): Babel's, kept
+    by language and count (a felt writes a few dozen, each costing Babel its pattern's walk:
+    docs/performance.md)."""
+    return _number(str(get_locale()), value)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _number(locale: str, value) -> str:
     return format_decimal(value)
 
 
