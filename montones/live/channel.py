@@ -61,9 +61,9 @@ class Channel:
         self.renders = Renders()
         self.scheduler = Scheduler(self)
         self.choices: dict[tuple[str, str], dict[str, str]] = {}
-        # (code, seat, language) -> the seat's regions as last drawn, and what from: a
-        # tap's answer draws them, and its phone's stream sends that drawing, not another.
-        self.seat_drawings: dict[tuple[str, str, str], tuple[tuple, str]] = {}
+        # (code, seat, language) -> each of the seat's regions as last drawn, and what from:
+        # a tap's answer draws them, and its phone's stream sends that drawing, not another.
+        self.seat_drawings: dict[tuple[str, str, str], dict[str, tuple[tuple, str]]] = {}
         self._screens: dict[str, list[Screen]] = {}
         self._lock = threading.Lock()
         self._closed = False  # the server is stopping: no stream is served any more
