@@ -1,10 +1,11 @@
 """The host adds computer players from the host page and removes them; every screen that lists
 the players marks them."""
 
+import copy
 import re
 
 from montones import service
-from tests.helpers.nights import Night, flashed
+from tests.helpers.nights import Night, flashed, put_state
 
 
 def host_page(night) -> str:
@@ -87,3 +88,23 @@ def test_a_russian_host_s_computer_player_has_a_russian_name(app):
     night.host_do("add_computer")
     night.host_do("add_computer")
     assert [p["name"] for p in computers(night).values()] == ["Лола", "Пако"]
+
+
+def test_a_computer_s_chips_on_the_felt_are_marked_and_nobody_else_s(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    for name in ("Ben", "Eva"):
+        night.ok(name, "tap", heap=1, mode="bet", amount="2", custom="")
+    with app.app_context():
+        table = night.table()
+        state = copy.deepcopy(table.state)
+        state["players"][night.seats["Ben"]]["computer"] = True  # Ben's seat played by a computer
+        put_state(table, state)
+    for page in (night.page("Eva"), night.host.get(f"/t/{night.code}/tv")):
+        felt = page.get_data(as_text=True)
+        chips = re.findall(
+            r'<span class="chip__name">(\w+)(.*?)</span> <span class="chip__amount">', felt
+        )
+        assert dict(chips).keys() == {"Ben", "Eva"}
+        assert 'class="computer-mark"' in dict(chips)["Ben"]
+        assert "computer-mark" not in dict(chips)["Eva"]
