@@ -291,7 +291,6 @@ def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
             table,
             player.seat,
             choices,
-            live.clock.time(),
             screens.shared_view(table),
             context["notice"],
             context["confirming"],

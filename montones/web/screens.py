@@ -20,6 +20,7 @@ from flask_babel import force_locale, get_locale
 
 from montones import service
 from montones.data import history
+from montones.data.clock import clock
 from montones.live import channel
 from montones.rules.games import game
 from montones.web import tv as tv_views
@@ -104,16 +105,17 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
 
 
 def seat_keys(
-    table, seat: str, choices: dict, now: float, view: dict, notice=None, confirming=None
+    table, seat: str, choices: dict, view: dict, notice=None, confirming=None
 ) -> dict[str, tuple]:
-    """What each of a seat's regions is drawn from at ``table``'s version: the engine's views of
-    its status and its bar, the table's stage (which their forms carry), whether the host has
+    """What each of a seat's regions is drawn from at ``table``'s version and the app's time
+    (as a phone's regions are drawn: ``table_view``): the engine's views of its status and its
+    bar, the table's stage (which their forms carry), whether the host has
     paused it; the bar also the seat's choices and what it is told or asked (``notice``,
     ``confirming``); #own whether a TV is open (and the version it carries, drawn again at each
     one that draws another region: :func:`seat_regions`). ``view``: the view every seat shares,
     worked out once per version."""
     engine = game(table.game)
-    mine = {**view, "me": engine.my_view(table.state, seat, now)}
+    mine = {**view, "me": engine.my_view(table.state, seat, clock().time())}
     status, bar = engine.status_view(mine), engine.bar_view(mine)
     both = (service.stage(table.state), table.paused)
     return {
@@ -143,13 +145,11 @@ def _key(block: str, keys: dict[str, tuple], version: int) -> tuple:
     return (*keys[block], version) if block == "own" else keys[block]
 
 
-def seat_regions(context: dict, blocks: list[str], keys: dict[str, tuple] | None = None) -> str:
-    """A phone's seat ``blocks``, drawn with ``context``, out of band. Given ``keys`` (what each
-    is drawn from: :func:`seat_keys`), a block last drawn for the seat from the same is not
-    drawn again: at a table of thirty, a bet changes the bettor's status and nobody's bar."""
+def seat_regions(context: dict, blocks: list[str], keys: dict[str, tuple]) -> str:
+    """A phone's seat ``blocks``, drawn with ``context``, out of band; a block last drawn for the
+    seat from what ``keys`` says it is drawn from (:func:`seat_keys`) is not drawn again: at a
+    table of thirty, a bet changes the bettor's status and nobody's bar."""
     draw = block_drawer(PAGE, context)
-    if keys is None:
-        return "".join(out_of_band(draw(block)) for block in blocks)
     table = context["table"]
     place = (table.code, context["player"].seat, str(get_locale()))
     kept = channel.of().seat_drawings.setdefault(place, {})

@@ -210,9 +210,7 @@ class Sender:
                 html.append(screens.gone(table, reason))
             return html
         choices = live.choices.get((table.code, screen.seat), {})
-        keys = screens.seat_keys(
-            table, screen.seat, choices, live.clock.time(), screens.shared_view(table)
-        )
+        keys = screens.seat_keys(table, screen.seat, choices, screens.shared_view(table))
         if keys != self.drawn:
             drawing = screens.kept_regions(table, screen.seat, screen.locale, keys)
             if drawing is None:  # not as the seat's tap was just answered

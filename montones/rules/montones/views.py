@@ -210,6 +210,9 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         "offer": state["auction"]["offers"].get(seat),
         "most": most_stake(state, seat),
         "can": sorted(can),
+        # The bank's time, as this seat sees it now: the one part of a seat's regions the
+        # time alone changes (the view every screen shares is worked out without it).
+        "closing": bank is not None and now is not None and bank_closing(state, now),
     }
 
 
@@ -284,6 +287,7 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
             "can": can,
             "chips": me.get("chips") if "offer" in can or "abona" in can else None,
             "offer": me.get("offer"),
+            "closing": me.get("closing"),
         },
         "quick": [q for q in QUICK_STAKES if least <= q <= me.get("most", 0)],
         "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
