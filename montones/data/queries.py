@@ -118,6 +118,19 @@ def versions(codes: list[str]) -> dict[str, int]:
     return {code: version for code, version in rows}
 
 
+def open_tables(most: int) -> dict[str, int]:
+    """The version of each table whose clock may still decide something (not ended, not
+    paused), the newest ``most`` of them: what any worker's scheduler ticks, whichever worker
+    the table's players reach."""
+    rows = db.session.execute(
+        select(GameTable.code, GameTable.version)
+        .where(GameTable.ended_at.is_(None), GameTable.paused.is_(False))
+        .order_by(GameTable.id.desc())
+        .limit(most)
+    ).all()
+    return {code: version for code, version in rows}
+
+
 _VERSION_TIME = select(Action.__table__.c.created_at).where(
     Action.__table__.c.table_id == bindparam("table_id"),
     Action.__table__.c.version == bindparam("version"),

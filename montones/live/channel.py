@@ -64,9 +64,9 @@ class Channel:
         self.renders = Renders()
         self.scheduler = Scheduler(self)
         self.choices: dict[tuple[str, str], dict[str, str]] = {}
-        # (code, seat, language) -> the seat's regions as last drawn, and what from: a
-        # tap's answer draws them, and its phone's stream sends that drawing, not another.
-        self.seat_drawings: dict[tuple[str, str, str], tuple[tuple, str]] = {}
+        # (code, seat, language) -> each of the seat's regions as last drawn, and what from:
+        # a tap's answer draws them, and its phone's stream sends that drawing, not another.
+        self.seat_drawings: dict[tuple[str, str, str], dict[str, tuple[tuple, str]]] = {}
         self._screens: dict[str, list[Screen]] = {}
         # code -> its last reactions: (number, seat, reaction, monotonic time), not a version
         # of the table (a reveal playing on plays on); kept in this process, as ``choices``.

@@ -35,6 +35,7 @@ def init_app(app):
     app.add_template_filter(common.hour)
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)
+    app.jinja_env.globals["drawn_once"] = common.drawn_once
     app.jinja_env.globals["chart_size"] = chart.size
     app.jinja_env.globals["version_age"] = service.age
     errors.init_app(app)

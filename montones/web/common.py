@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 import jinja2_fragments
 import segno
@@ -17,10 +18,12 @@ from babel.numbers import parse_pattern
 from flask import Response, current_app, g, make_response, redirect, session, url_for
 from flask_babel import force_locale, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from montones import service
 from montones.data.clock import clock
 from montones.extensions import htmx
+from montones.live import channel
 from montones.rules import computer
 from montones.rules.errors import Phrase
 from montones.rules.games import Game, game
@@ -257,7 +260,14 @@ def percent(value: Fraction) -> str:
 
 
 def number(value) -> str:
-    """A count as the request's language writes it ("1,250", "1.250", "1 250"): Babel's."""
+    """A count as the request's language writes it ("1,250", "1.250", "1 250"): Babel's, kept
+    by language and count (a felt writes a few dozen, each costing Babel its pattern's walk:
+    docs/performance.md)."""
+    return _number(str(get_locale()), value)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _number(locale: str, value) -> str:
     return format_decimal(value)
 
 
@@ -299,6 +309,15 @@ def block_drawer(template: str, context: dict):
         return jinja2_fragments.render_block(app.jinja_env, template, block, {**context, **values})
 
     return draw
+
+
+def drawn_once(template: str, **inputs) -> Markup:
+    """``template`` drawn from ``inputs`` alone (hashable values: no request, no table), once
+    for them and the request's language, in the live channel's render cache: a first hand's
+    guide is the same few lines and pictures for every phone at a step."""
+    key = ("once", template, str(get_locale()), tuple(sorted(inputs.items())))
+    template_ = current_app.jinja_env.get_template(template)
+    return Markup(channel.of().renders.get(key, lambda: template_.render(**inputs)))
 
 
 def join_url(table) -> str:

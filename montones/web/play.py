@@ -186,16 +186,18 @@ def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
     seat = [block for block in blocks if block in SEAT_BLOCKS]
     locale = str(get_locale())
     html = [screens.shared(table, "phone", locale)] if len(seat) < len(blocks) else []
-    drawing = screens.seat_regions(context, seat)
-    html.append(drawing)
-    if seat == SEAT_BLOCKS and not context["notice"] and not context["confirming"]:
-        # What the phone's stream would draw of them at this version: it sends this one.
+    if seat:  # kept for the phone's stream, which sends this drawing, not another
         live = channel.of()
         choices = live.choices.get((table.code, player.seat), {})
-        key = screens.SeatDrawing.key_of(
-            table, player.seat, choices, live.clock.time(), screens.shared_view(table)
+        keys = screens.seat_keys(
+            table,
+            player.seat,
+            choices,
+            screens.shared_view(table),
+            context["notice"],
+            context["confirming"],
         )
-        live.seat_drawings[(table.code, player.seat, locale)] = (key, drawing)
+        html.append(screens.seat_regions(context, seat, keys))
     response = make_response("".join(html), http_status)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"

@@ -6,7 +6,7 @@ What every screen of a kind shows alike (a phone's felt, the whole TV) is render
 table, version, kind of screen and language, in the live channel's render cache: forty screens
 cost one render, not forty. A seated phone's seat regions (its status, its guide, its bar) are
 drawn for its seat, from the engine's views of them and the stake and mode the seat chose
-(``Channel.choose``); a stream draws them again only when one of those changed (:class:`SeatDrawing`).
+(``Channel.choose``); each is drawn again only when what it is drawn from changed (:func:`seat_keys`).
 A tap's answer is the same regions, drawn for the tapping phone.
 """
 
@@ -16,9 +16,10 @@ import re
 import secrets
 
 from flask import current_app, render_template
-from flask_babel import force_locale
+from flask_babel import force_locale, get_locale
 
 from montones import service
+from montones.data.clock import clock
 from montones.live import channel
 from montones.rules.games import game
 from montones.web import tv as tv_views
@@ -85,7 +86,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
     return {
         "table": table,
         "v": view,
-        # A phone's seat regions are drawn from these two alone (see ``SeatDrawing.key_of``).
+        # A phone's seat regions are drawn from these two alone (see ``seat_keys``).
         "status": rules.status_view(view) if player else None,
         "bar": rules.bar_view(view) if player else None,
         "stage": service.stage(table.state),
@@ -104,39 +105,62 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
     }
 
 
-def seat_regions(context: dict, blocks: list[str]) -> str:
-    """A phone's seat ``blocks``, drawn with ``context``, out of band."""
+def seat_keys(
+    table, seat: str, choices: dict, view: dict, notice=None, confirming=None
+) -> dict[str, tuple]:
+    """What each of a seat's regions is drawn from at ``table``'s version and the app's time
+    (as a phone's regions are drawn: ``table_view``): the engine's views of its status and its
+    bar, the table's stage (which their forms carry), whether the host has
+    paused it; the bar also the seat's choices and what it is told or asked (``notice``,
+    ``confirming``); #own whether a TV is open (and the version it carries, drawn again at each
+    one that draws another region: :func:`seat_regions`). ``view``: the view every seat shares,
+    worked out once per version."""
+    engine = game(table.game)
+    mine = {**view, "me": engine.my_view(table.state, seat, clock().time())}
+    status, bar = engine.status_view(mine), engine.bar_view(mine)
+    both = (service.stage(table.state), table.paused)
+    return {
+        "status": (status, *both),
+        "guide": (status, bar, *both),
+        "bar": (bar, *both, tuple(sorted(choices.items())), notice, confirming),
+        "own": (tv_open(table.code),),
+    }
+
+
+def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str | None:
+    """The seat's regions of ``table`` in ``locale`` as last drawn, if each was drawn from what
+    ``keys`` says at this version (a tap's answer drew them); None if one must be drawn."""
+    kept = channel.of().seat_drawings.get((table.code, seat, locale), {})
+    found = [kept.get(block) for block in SEAT_REGIONS]
+    if all(
+        f is not None and f[0] == _key(block, keys, table.version)
+        for f, block in zip(found, SEAT_REGIONS, strict=True)
+    ):
+        return "".join(f[1] for f in found)
+    return None
+
+
+def _key(block: str, keys: dict[str, tuple], version: int) -> tuple:
+    """What ``block`` is kept by: its key, and #own's the version it carries too (a tap on an
+    older drawing of the seat's regions is told so: app.js)."""
+    return (*keys[block], version) if block == "own" else keys[block]
+
+
+def seat_regions(context: dict, blocks: list[str], keys: dict[str, tuple]) -> str:
+    """A phone's seat ``blocks``, drawn with ``context``, out of band; a block last drawn for the
+    seat from what ``keys`` says it is drawn from (:func:`seat_keys`) is not drawn again: at a
+    table of thirty, a bet changes the bettor's status and nobody's bar."""
     draw = block_drawer(PAGE, context)
-    return "".join(out_of_band(draw(block)) for block in blocks)
-
-
-class SeatDrawing:
-    """A stream's drawing of its phone's seat regions, drawn again only when what they are
-    drawn from changes: at a table of thirty, another player's bet changes every felt and
-    most phones' seat regions not at all."""
-
-    __slots__ = ("key", "html")
-
-    def __init__(self):
-        self.key: tuple | None = None
-        self.html = ""
-
-    @staticmethod
-    def key_of(table, seat: str, choices: dict, now: float, view: dict) -> tuple:
-        """What the seat's regions are drawn from at ``table``'s version: the engine's
-        views of its status and its bar, the table's stage (which its forms carry), whether
-        the host has paused it, the seat's choices and whether a TV is open. ``view``: the
-        view every seat shares, worked out once per version."""
-        engine = game(table.game)
-        mine = {**view, "me": engine.my_view(table.state, seat, now)}
-        return (
-            engine.status_view(mine),
-            engine.bar_view(mine),
-            service.stage(table.state),
-            table.paused,
-            tuple(sorted(choices.items())),
-            tv_open(table.code),
-        )
+    table = context["table"]
+    place = (table.code, context["player"].seat, str(get_locale()))
+    kept = channel.of().seat_drawings.setdefault(place, {})
+    html = []
+    for block in blocks:
+        found, key = kept.get(block), _key(block, keys, table.version)
+        if found is None or found[0] != key:
+            found = kept[block] = (key, out_of_band(draw(block)))
+        html.append(found[1])
+    return "".join(html)
 
 
 def shared_view(table) -> dict:

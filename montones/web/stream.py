@@ -135,7 +135,7 @@ class Sender:
         self.version = seen  # the version whose regions the screen shows
         self.watching: tuple[int, str] | None = None  # the count it shows, and in what
         self.reactions: tuple = ()  # the reactions it shows (see Channel.reactions)
-        self.drawing = screens.SeatDrawing()
+        self.drawn: dict | None = None  # what its seat regions were drawn from (seat_keys)
         self.live = channel.of(app)
 
     def send(self) -> bytes:
@@ -198,7 +198,7 @@ class Sender:
         html = [self._shared(table, "phone", screen.locale)] if moved else []
         if screen.away is not None and _back(table.state, screen):
             screen.seat, screen.away = screen.away, None
-            self.drawing.key = None
+            self.drawn = None
             with self._context(screen.locale):
                 html.append(screens.gone(table, None, back=True))
         if screen.seat is None:
@@ -213,23 +213,15 @@ class Sender:
                 html.append(screens.gone(table, reason))
             return html
         choices = live.choices.get((table.code, screen.seat), {})
-        key = screens.SeatDrawing.key_of(
-            table, screen.seat, choices, live.clock.time(), screens.shared_view(table)
-        )
-        if key != self.drawing.key:
-            found = live.seat_drawings.get((table.code, screen.seat, screen.locale))
-            if found is not None and found[0] == key:  # as the seat's tap was just answered
-                self.drawing.html = found[1]
-            else:
+        keys = screens.seat_keys(table, screen.seat, choices, screens.shared_view(table))
+        if keys != self.drawn:
+            drawing = screens.kept_regions(table, screen.seat, screen.locale, keys)
+            if drawing is None:  # not as the seat's tap was just answered
                 with self._context(screen.locale, choices):
                     context = screens.phone_context(table, self.player, choices)
-                    self.drawing.html = screens.seat_regions(context, screens.SEAT_REGIONS)
-                live.seat_drawings[(table.code, screen.seat, screen.locale)] = (
-                    key,
-                    self.drawing.html,
-                )
-            self.drawing.key = key
-            html.append(self.drawing.html)
+                    drawing = screens.seat_regions(context, screens.SEAT_REGIONS, keys)
+            self.drawn = keys
+            html.append(drawing)
         return html
 
     def _reactions(self, table) -> list[str]:

@@ -8,6 +8,7 @@ import time
 from montones import service
 from montones.live import channel, scheduler
 from montones.service import Actor
+from tests.helpers.apps import make_app
 from tests.helpers.services import actions, table_with
 
 HOST = Actor(is_host=True)
@@ -45,5 +46,29 @@ def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
         clock.advance(0.1)
         assert until(lambda: live.broker.published_version(code) > version)
         assert actions(app, code)[-1].actor != "system"  # the computer's own seat acted
+    finally:
+        live.scheduler.stop()
+
+
+def test_a_table_another_worker_serves_is_ticked_from_the_database(app, clock):
+    # A second app on the same database stands for another worker: it has never heard of the
+    # table (no action, no stream, no NOTIFY on SQLite), and its scheduler finds it there.
+    code, seats = table_with(app, computers=2)
+    with app.app_context():
+        service.act(code, HOST, "draw", {})
+        table = service.get_table(code)
+        if table.state["banker"] == seats["Ana"]:
+            service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
+            table = service.get_table(code)
+        due = service.clock_deadline(table)
+    other = make_app(app.config["SQLALCHEMY_DATABASE_URI"])
+    other.extensions["clock"] = clock
+    live = channel.of(other)
+    assert live.broker.codes() == []
+    live.scheduler.start()
+    try:
+        clock.advance(due - clock.time() + 0.1)
+        assert until(lambda: live.broker.published_version(code) > table.version)
+        assert actions(app, code)[-1].actor != "system"
     finally:
         live.scheduler.stop()

@@ -1,10 +1,11 @@
 """The host adds computer players from the host page and removes them; every screen that lists
 the players marks them."""
 
+import copy
 import re
 
 from montones import service
-from tests.helpers.nights import Night, csrf_of, flashed
+from tests.helpers.nights import Night, csrf_of, flashed, put_state
 from tests.service.test_computers import run_computers
 
 
@@ -136,3 +137,23 @@ def test_nobody_sits_down_as_a_computer_s_name_in_another_language(app):
     )
     assert response.status_code == 422
     assert "Лола is already at the table" in response.get_data(as_text=True)
+
+
+def test_a_computer_s_chips_on_the_felt_are_marked_and_nobody_else_s(app):
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    for name in ("Ben", "Eva"):
+        night.ok(name, "tap", heap=1, mode="bet", amount="2", custom="")
+    with app.app_context():
+        table = night.table()
+        state = copy.deepcopy(table.state)
+        state["players"][night.seats["Ben"]]["computer"] = True  # Ben's seat played by a computer
+        put_state(table, state)
+    for page in (night.page("Eva"), night.host.get(f"/t/{night.code}/tv")):
+        felt = page.get_data(as_text=True)
+        chips = re.findall(
+            r'<span class="chip__name">(\w+)(.*?)</span> <span class="chip__amount">', felt
+        )
+        assert dict(chips).keys() == {"Ben", "Eva"}
+        assert 'class="computer-mark"' in dict(chips)["Ben"]
+        assert "computer-mark" not in dict(chips)["Eva"]

@@ -90,3 +90,17 @@ def test_monte_bank_draws_the_rules_pages_layout_small_for_each_tap(app):
     assert "mb-pic__name" not in pic and pic.count("mb-pic__side--") == 1
     banker = guide(night, night.banker)
     assert step(banker) == "close" and "mb-pic--small" in drawing(banker)
+
+
+def test_a_step_drawn_once_is_drawn_in_each_phones_language(app):
+    # The guide of a step is drawn once per game, step and language: a phone in English and
+    # one in Spanish at the same step each read their own words, in either order.
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    english = guide(night, "Ben")
+    night.clients["Eva"].get(f"/t/{night.code}?lang=es")
+    spanish = guide(night, "Eva")
+    assert step(english) == step(spanish) == "bet"
+    assert "Show me" in english and "Muéstramelo" not in english
+    assert "Muéstramelo" in spanish and "Show me" not in spanish
+    assert "Show me" in guide(night, "Ben")

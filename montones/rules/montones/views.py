@@ -234,6 +234,9 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         "offer": state["auction"]["offers"].get(seat),
         "most": most_stake(state, seat),
         "can": sorted(can),
+        # The bank's time, as this seat sees it now: the one part of a seat's regions the
+        # time alone changes (the view every screen shares is worked out without it).
+        "closing": bank is not None and now is not None and bank_closing(state, now),
     }
 
 
@@ -272,6 +275,7 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
             "chips": me.get("chips") if "offer" in can or "abona" in can else None,
             "offer": me.get("offer"),
             "most": me.get("most", 0) if "bet" in can else None,
+            "closing": me.get("closing"),
         },
         "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
         "bank_heap": view_["bank_heap"],
