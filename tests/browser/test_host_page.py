@@ -110,7 +110,7 @@ def test_the_host_turns_off_the_tv_s_sound_and_its_line_asking_for_a_click(chrom
     expect(toggle).to_have_attribute("aria-pressed", "true", timeout=TIMEOUT)
     expect(toggle).to_have_text("Sound on")
     # The switch made the TV try, and the browser let it play (the page has had its answer).
-    tv.wait_for_function("window.soundStarted === true", timeout=TIMEOUT)
+    tv.wait_for_function("() => window.soundStarted === true", timeout=TIMEOUT)
     expect(note).to_be_hidden()
 
 

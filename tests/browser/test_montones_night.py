@@ -229,7 +229,7 @@ def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, se
 
     ana.evaluate(COUNT_ANSWERS)
     answer(fetch(), shown - 1, "older")
-    ana.wait_for_function("window.answers === 1", timeout=TIMEOUT)  # the page has had it
+    ana.wait_for_function("() => window.answers === 1", timeout=TIMEOUT)  # the page has had it
     expect(status).to_contain_text("Ana")
     expect(own).to_have_attribute("data-v", str(shown))
     answer(fetch(), shown + 1, "newer")

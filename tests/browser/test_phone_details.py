@@ -159,13 +159,13 @@ def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_throug
     expect(punter.locator("#bar .my-bets > li")).to_have_count(4, timeout=TIMEOUT)
     punter.evaluate(COUNT_FAILURES)
     held[0].abort()
-    punter.wait_for_function("window.failures === 1", timeout=TIMEOUT)  # the page has it
+    punter.wait_for_function("() => window.failures === 1", timeout=TIMEOUT)  # the page has it
     expect(note).to_be_hidden()
     punter.unroute(re.compile(r"/a/tap$"))
     # A fetch of the phone's own regions that fails sent nothing to the table: not said so.
     punter.route(re.compile(r"/p/all"), lambda route: route.fulfill(status=503, body="busy"))
     punter.evaluate("htmx.trigger(document.getElementById('resync'), 'resync')")
-    punter.wait_for_function("window.failures === 2", timeout=TIMEOUT)  # the page has it
+    punter.wait_for_function("() => window.failures === 2", timeout=TIMEOUT)  # the page has it
     expect(note).to_be_hidden()
 
 
