@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.helpers.screens import PHONE, TV, join
+from tests.helpers.screens import TV, host_table, join
 
 pytestmark = pytest.mark.timed
 
@@ -84,20 +84,6 @@ def everywhere(tv, phones, selector, text):
 
 def others(phones, name):
     return {n: p for n, p in phones.items() if n != name}
-
-
-def host_table(chromium, base, **fields):
-    page = chromium.new_context(viewport=PHONE).new_page()
-    page.goto(base + "/?lang=en")
-    for label, value in fields.items():
-        # exact: "Monte" is also in "Monte Bank", "Bank size" in "Bank size offered"
-        if value is True:
-            page.get_by_label(label, exact=True).check()
-        else:
-            page.get_by_label(label, exact=True).fill(value)
-    page.get_by_role("button", name="Create the table").click()
-    expect(page.get_by_text("Your host link")).to_be_visible()
-    return page, re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
 
 
 def test_every_screen_shows_each_change_within_a_second_in_montones(chromium, server):

@@ -4,8 +4,7 @@ ran what is under them (the deck's seal) past its edge."""
 
 from playwright.sync_api import expect
 
-from tests.browser.test_every_screen_in_time import host_table
-from tests.helpers.screens import TV
+from tests.helpers.screens import TV, host_table
 
 SHOW = """() => new Promise((done) => {
   // What a reveal holds back (display: none until .is-shown), in one of the boxes fit.js fits.

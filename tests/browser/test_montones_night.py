@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.helpers.liveserver import SERVERS
+from tests.helpers.montones_page import WATCH_REVEAL, create_table, heap, tap_heap
 from tests.helpers.screens import (
     PHONE,
     TV,
@@ -17,52 +18,6 @@ from tests.helpers.screens import (
 )
 
 TIMEOUT = 10_000
-
-# Notes on the TV each part of the reveal as it shows, and whether anything that tells the
-# banker's card (the card itself, a heap's verdict, a payment) could be seen at that moment.
-WATCH_REVEAL = """() => {
-  window.reveal = [];
-  const secret = () => [...document.querySelectorAll(
-      "#tv_status svg[data-card], #felt .heap--bank svg[data-card], #felt .heap__verdict, #players .paid li")]
-    .some((el) => el.checkVisibility({visibilityProperty: true}));
-  const name = (el) => el.matches(".heap__turn") ? "heap " + el.closest("[data-heap]").dataset.heap
-    : el.matches(".tv-status__sub") ? "banker's card" : el.closest(".paid") ? "paid"
-    : el.matches(".heap__verdict") ? "verdict" : el.matches(".heap") ? "mark" : el.className;
-  new MutationObserver((changes) => {
-    for (const change of changes) {
-      const el = change.target;
-      if (el.classList.contains("is-shown") && !el.dataset.noted) {
-        el.dataset.noted = "1";
-        window.reveal.push({what: name(el), secret_shown: secret()});
-      }
-    }
-  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
-}"""
-
-
-def create_table(browser, base):
-    host = browser.new_context(viewport=PHONE)
-    page = host.new_page()
-    page.goto(base + "/?lang=en")
-    assert not serious_violations(page)
-    page.get_by_label("Table name").fill("Friday <b>night</b>")
-    page.get_by_label("Fewest heaps").fill("3")
-    page.get_by_label("Most heaps").fill("5")
-    page.get_by_role("button", name="Create the table").click()
-    expect(page.get_by_text("Your host link")).to_be_visible()
-    code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
-    return host, page, code
-
-
-def heap(page, number):
-    return page.locator("#felt .heap").nth(number - 1)
-
-
-def tap_heap(page, number, mode, stake=None):
-    page.locator(f'#intent input[name="mode"][value="{mode}"]').check()
-    if stake is not None:
-        page.locator(f'#intent input[name="amount"][value="{stake}"]').check(force=True)
-    heap(page, number).locator("button.heap__card").click()
 
 
 @pytest.mark.parametrize("server", SERVERS, indirect=True)
@@ -233,6 +188,16 @@ def test_what_a_player_is_typing_survives_a_live_update(chromium, server):
     expect(ana.get_by_label("Offer for the bank")).to_be_focused()
 
 
+# Counts the answers to fetches of my regions the page has handled (swapped in or not):
+# htmx's afterRequest comes once the answer's swap is done or refused.
+COUNT_ANSWERS = """() => {
+  window.answers = 0;
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.pathInfo.requestPath.includes("/p/all")) { window.answers += 1; }
+  });
+}"""
+
+
 def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, server):
     """A fetch of my regions started before my tap can be answered after my tap's answer: an
     answer drawn at an older version (#own's data-v) than the one shown is not swapped in."""
@@ -262,8 +227,9 @@ def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, se
             f'<div hx-swap-oob="morph" id="own" hidden data-v="{version}"></div>',
         )
 
+    ana.evaluate(COUNT_ANSWERS)
     answer(fetch(), shown - 1, "older")
-    ana.wait_for_timeout(300)
+    ana.wait_for_function("() => window.answers === 1", timeout=TIMEOUT)  # the page has had it
     expect(status).to_contain_text("Ana")
     expect(own).to_have_attribute("data-v", str(shown))
     answer(fetch(), shown + 1, "newer")

@@ -11,34 +11,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.screens import SCREENS, TV, at_rest, screenshot
+from tests.helpers.fit import OVERFLOW
+from tests.helpers.screens import NARROW, SCREENS, TV, at_rest, screenshot
 
 TIMEOUT = 10_000
-NARROW = {"width": 360, "height": 800}
-
-# What overflows: the page wider than the screen, or a control (or its words) past the
-# screen's edges or its own box.
-OVERFLOW = """() => {
-  const width = document.documentElement.clientWidth;
-  const found = [];
-  if (document.documentElement.scrollWidth > width) {
-    found.push(`the page is ${document.documentElement.scrollWidth}px wide`);
-  }
-  const controls = "button, a.btn, input, select, label, summary, .chip, .heap, .layout, "
-    + ".notice, .waiting, .turn, .status__line, .tv-status__line, .tv-status__hint, h1, h2";
-  for (const el of document.querySelectorAll(controls)) {
-    const box = el.getBoundingClientRect();
-    if (!box.width || getComputedStyle(el).visibility === "hidden") continue;
-    const what = `${el.tagName.toLowerCase()}.${el.className} "${(el.innerText || el.value || "").slice(0, 40)}"`;
-    if (box.left < -1 || box.right > width + 1) {
-      found.push(`${what} runs from ${Math.round(box.left)} to ${Math.round(box.right)}`);
-    } else if (el.tagName !== "INPUT" && el.tagName !== "SELECT" && el.scrollWidth > el.clientWidth + 1
-               && getComputedStyle(el).overflowX !== "visible") {
-      found.push(`${what} is cut: ${el.scrollWidth}px in ${el.clientWidth}px`);
-    }
-  }
-  return found;
-}"""
 
 
 def look(page, language, name):

@@ -114,6 +114,16 @@ def test_a_word_typed_as_the_stake_is_refused_in_words_and_nothing_is_bet(dealt)
     screenshot(punter, "details-phone-abc-refused")
 
 
+# Counts the failed requests the page has been told of (htmx's events, after the page's own
+# listeners of them): a wait for a failure to have been handled, before checking what it left.
+COUNT_FAILURES = """() => {
+  window.failures = 0;
+  for (const name of ["htmx:sendError", "htmx:responseError"]) {
+    document.addEventListener(name, () => { window.failures += 1; });
+  }
+}"""
+
+
 def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_through(chromium, dealt):
     base, code, _host, _banker, (punter, _other) = dealt
     chromium.cut_off_page(punter)
@@ -140,18 +150,22 @@ def test_the_tap_that_did_not_reach_the_table_is_unsaid_once_a_retry_gets_throug
 
     punter.route(re.compile(r"/a/tap$"), hold_the_first)
     side.click()
-    punter.wait_for_timeout(300)
+    for _tries in range(100):  # until the first tap has left (the route holds it)
+        if held:
+            break
+        punter.wait_for_timeout(50)
     assert held, "the first tap did not leave"
     punter.locator("#felt .mb__side--lower button.mb__side-btn").click()
     expect(punter.locator("#bar .my-bets > li")).to_have_count(4, timeout=TIMEOUT)
+    punter.evaluate(COUNT_FAILURES)
     held[0].abort()
-    punter.wait_for_timeout(1000)
+    punter.wait_for_function("() => window.failures === 1", timeout=TIMEOUT)  # the page has it
     expect(note).to_be_hidden()
     punter.unroute(re.compile(r"/a/tap$"))
     # A fetch of the phone's own regions that fails sent nothing to the table: not said so.
     punter.route(re.compile(r"/p/all"), lambda route: route.fulfill(status=503, body="busy"))
     punter.evaluate("htmx.trigger(document.getElementById('resync'), 'resync')")
-    punter.wait_for_timeout(1000)
+    punter.wait_for_function("() => window.failures === 2", timeout=TIMEOUT)  # the page has it
     expect(note).to_be_hidden()
 
 

@@ -14,9 +14,9 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import test_monte_bank_night as casino
-from tests.browser import test_monte_night as monte
-from tests.browser import test_montones_night as montones
+from tests.helpers import monte_bank_page as casino
+from tests.helpers import monte_page as monte
+from tests.helpers import montones_page as montones
 from tests.helpers.fresh import PHONE_REGIONS, TV_REGIONS, same_as_fresh, slow_network
 from tests.helpers.liveserver import SERVERS
 from tests.helpers.screens import TV, at_rest, join

@@ -6,82 +6,18 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_every_screen_in_time import host_table
-from tests.browser.test_montones_night import WATCH_REVEAL, heap, tap_heap
-from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
+from tests.helpers.fit import check_phone, check_tv
+from tests.helpers.montones_page import WATCH_REVEAL, heap, tap_heap
+from tests.helpers.screens import (
+    TV,
+    host_table,
+    join,
+    screenshot,
+    serious_violations,
+)
+from tests.helpers.sound import NO_SOUND_BEFORE_A_CLICK
 
 TIMEOUT = 10_000
-
-# What the room must read on the TV: nothing of it under 24 px, none of it cut off.
-IMPORTANT = (
-    "#felt .heap__size, #felt .heap__no, #felt .badge, #felt .chip__name, #felt .chip__amount,"
-    " #felt .chip__kind, #felt .res, #felt .heap__verdict, #felt .seal, #players .paid li,"
-    " #players .player__name, #players .player__chips, .tv-status__line, .tv-status__bank,"
-    " .join-corner__code, .join-corner__url, .lobby__title, .finale__winner, .final .chip,"
-    " #felt .heap__card, #felt .layout__cards, #felt .monte__gate"
-)
-MEASURE = """(selector) => {
-  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
-  const inside = (r, box) => r.left >= box.left - 0.5 && r.top >= box.top - 0.5
-    && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
-  const problems = [];
-  let seen = 0;
-  for (const el of document.querySelectorAll(selector)) {
-    if (!el.checkVisibility({visibilityProperty: true})) continue;
-    seen += 1;
-    const r = el.getBoundingClientRect(), size = parseFloat(getComputedStyle(el).fontSize);
-    const what = `${el.className || el.tagName} "${el.textContent.trim().slice(0, 30)}"`;
-    if (size < 24) problems.push(`${what}: ${size}px`);
-    const box = el.closest(".heap, .layout") || el.closest("#felt");
-    if (!inside(r, screen) || (box && !inside(r, box.getBoundingClientRect()))) problems.push(`${what}: cut off`);
-  }
-  // Nothing drawn over anything else (a chip over a card, a verdict over a chip).
-  const shown = [...document.querySelectorAll(selector)].filter((el) => el.checkVisibility());
-  for (const [i, a] of shown.entries()) {
-    for (const b of shown.slice(i + 1)) {
-      if (a.contains(b) || b.contains(a)) continue;
-      const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
-      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
-        problems.push(`"${a.textContent.trim().slice(0, 20)}" over "${b.textContent.trim().slice(0, 20)}"`);
-    }
-  }
-  return {seen, problems};
-}"""
-
-
-def check_tv(tv, least):
-    # Measure what the room reads once it stands still: a verdict that is still sliding in (its
-    # "appear" animation, later under load) is not cut off.
-    # And once fit.js has fitted the boxes to what the last swap brought (it does so in the
-    # next frame after a change, later under load): the page at rest, then two frames.
-    tv.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
-    at_rest(tv)
-    tv.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    shown = tv.evaluate(MEASURE, IMPORTANT)
-    assert shown["seen"] >= least, shown
-    assert not shown["problems"], shown["problems"]
-
-
-def check_phone(phone, parts="#felt .heap", most=1 / 3):
-    """The bar takes at most a third of the screen (``most``), and every heap (the banker's too),
-    or each layout and the gate, can be scrolled to where neither the bar nor the status covers it."""
-    share = (
-        phone.evaluate("document.getElementById('bar').getBoundingClientRect().height")
-        / PHONE["height"]
-    )
-    assert share <= most, f"the bar takes {share:.0%} of the screen"
-    print(f"the bar takes {share:.1%} of the screen")
-    covered = phone.evaluate(
-        """(parts) => [...document.querySelectorAll(parts)].map((heap, i) => {
-          const status = document.getElementById("status").getBoundingClientRect().height;
-          scrollTo(0, heap.getBoundingClientRect().top + scrollY - status);
-          const r = heap.getBoundingClientRect(), bar = document.getElementById("bar").getBoundingClientRect();
-          return r.bottom <= bar.top + 0.5 && r.top >= status - 0.5 ? null : `${parts} ${i + 1}`;
-        }).filter(Boolean)""",
-        parts,
-    )
-    assert not covered, f"covered by the bar or the status: {covered}"
-    phone.evaluate("scrollTo(0, 0)")
 
 
 def test_eight_heaps_fill_the_tv_and_leave_the_phone_its_table(chromium, server):
@@ -262,20 +198,6 @@ def test_two_heaps_turn_without_motion_with_sound_a_buzz_and_one_mute(chromium, 
     expect(tv.locator("body")).to_have_attribute("data-reveal", "playing", timeout=TIMEOUT)
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     assert tv.evaluate("window.sounds") == 0, "a muted TV made a sound"
-
-
-# A browser that will not play sound before a click (as most do on a page nobody touched).
-NO_SOUND_BEFORE_A_CLICK = """
-let allowed = false;
-Object.defineProperty(BaseAudioContext.prototype, "state", {
-  configurable: true, get() { return allowed ? "running" : "suspended"; },
-});
-AudioContext.prototype.resume = function () {
-  allowed = true;
-  this.dispatchEvent(new Event("statechange"));
-  return Promise.resolve();
-};
-"""
 
 
 def test_the_tv_says_when_it_needs_one_click_for_sound(chromium, server):

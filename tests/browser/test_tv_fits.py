@@ -36,7 +36,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_show import NO_SOUND_BEFORE_A_CLICK
 from tests.helpers.liveserver import create_table, seat
 from tests.helpers.random_night import (
     FIELDS,
@@ -48,6 +47,7 @@ from tests.helpers.random_night import (
     whoever_else,
 )
 from tests.helpers.screens import TV, at_rest, screenshot, serious_violations
+from tests.helpers.sound import NO_SOUND_BEFORE_A_CLICK
 
 TIMEOUT = 10_000
 LANGUAGES = ("en", "es", "de", "ru")

@@ -8,10 +8,18 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_every_screen_in_time import host_table
-from tests.browser.test_montones_night import heap, tap_heap
-from tests.browser.test_night_in_every_language import NARROW, OVERFLOW
-from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
+from tests.helpers.fit import OVERFLOW
+from tests.helpers.montones_page import heap, tap_heap
+from tests.helpers.screens import (
+    NARROW,
+    PHONE,
+    TV,
+    at_rest,
+    host_table,
+    join,
+    screenshot,
+    serious_violations,
+)
 
 TIMEOUT = 10_000
 

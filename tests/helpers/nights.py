@@ -26,6 +26,7 @@ from montones.rules import monte
 from montones.rules import montones as engine
 from montones.rules.cards import FRENCH
 from montones.rules.fairness import new_shuffle
+from tests.helpers.tables import monte_bank_deck
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 # The bar's refusal, or the line over the phone's regions a reaction's refusal is said in.
@@ -517,3 +518,24 @@ class MonteBankNight(MonteNight):
             state["deck"] = dealt[-position:] + dealt[:-position]
             state["shuffle"] = new_shuffle(state["deck"])
             put_state(table, state)
+
+
+# A deal of Monte Bank with a bet of each kind to win or lose (tests/views).
+MONTE_BANK_EXAMPLE = monte_bank_deck(["7S", "7C"], "AD", "3C", "KH", ["JC", "AH", "7H", "6C", "KD"])
+
+
+def monte_bank_betting(app, deck=MONTE_BANK_EXAMPLE, bank=50, **settings):
+    """A Monte Bank table of Ana, Ben and Eva, its bank put up and ``deck`` cut: bets are open."""
+    night = MonteBankNight(app, "Ana", "Ben", "Eva", **settings)
+    night.draw()
+    night.put_up(bank)
+    night.stack_deal(deck)
+    night.cut()
+    return night
+
+
+def page_text(response) -> str:
+    """What a response shows as text: without its markup and its drawn cards (svg), unescaped,
+    each run of white space one space."""
+    page = re.sub(r"<svg.*?</svg>", " ", response.get_data(as_text=True), flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))

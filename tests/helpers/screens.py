@@ -48,6 +48,22 @@ def join(browser, join_url: str, name: str):
     return page
 
 
+def host_table(chromium, base, **fields):
+    """The host's phone creates a table on the lobby's form, each field filled by its label (True
+    ticks a box): the host's page and the table's code."""
+    page = chromium.new_context(viewport=PHONE).new_page()
+    page.goto(base + "/?lang=en")
+    for label, value in fields.items():
+        # exact: "Monte" is also in "Monte Bank", "Bank size" in "Bank size offered"
+        if value is True:
+            page.get_by_label(label, exact=True).check()
+        else:
+            page.get_by_label(label, exact=True).fill(value)
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_text("Your host link")).to_be_visible()
+    return page, re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
+
+
 AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe-core-4.14.1.min.js"
 
 

@@ -74,3 +74,15 @@ def montones_night(app, hands=6):
             else:
                 service.act(code, ana, "next", {})
         return code
+
+
+def run_computers(clock, code, until, most=50):
+    """Let the clock run a computer's turn at a time until ``until(state)`` holds."""
+    for _ in range(most):
+        if until(service.get_table(code).state):
+            return
+        due = service.clock_deadline(service.get_table(code))
+        assert due is not None, "the computers stopped"
+        clock.advance(max(0.0, due - clock.time()))
+        service.tick(code)
+    raise AssertionError("the computers never got there")

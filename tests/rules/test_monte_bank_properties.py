@@ -4,44 +4,11 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from montones.rules import monte_bank
 from montones.rules.cards import FRENCH
 from montones.rules.scenario import replay
-
-PLAYERS = ["ana", "ben", "eva", "dan"]
-
-spots = st.one_of(
-    st.builds(lambda p: {"kind": "round", "on": p}, st.sampled_from(monte_bank.POSITIONS)),
-    st.builds(
-        lambda pq: {"kind": "cross", "on": pq[0], "against": pq[1]},
-        st.permutations(monte_bank.POSITIONS).map(lambda ps: ps[:2]),
-    ),
-    st.builds(lambda s: {"kind": "double", "side": s}, st.sampled_from(sorted(monte_bank.SIDES))),
-    st.builds(
-        lambda side, on, against: {
-            "kind": "monte_carlo",
-            "on": on,
-            "against": against,
-            "side": side,
-        },
-        st.sampled_from(sorted(monte_bank.SIDES)),
-        st.sampled_from(monte_bank.POSITIONS),
-        st.sampled_from(monte_bank.POSITIONS),
-    ).filter(lambda b: b["on"] in monte_bank.SIDES[b["side"]] and b["on"] != b["against"]),
-)
-
-
-@st.composite
-def deals(draw):
-    deck = draw(st.permutations(FRENCH.codes))
-    bank = draw(st.integers(1, 100))
-    bets = [
-        {"player": draw(st.sampled_from(PLAYERS)), **spot, "amount": draw(st.integers(1, bank))}
-        for spot in draw(st.lists(spots, max_size=12))
-    ]
-    return deck, bank, bets, draw(st.booleans())
+from tests.helpers.monte_bank_bets import PLAYERS, deals
 
 
 @settings(max_examples=400, deadline=None)

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from montones.rules import monte_bank
 from montones.rules.cards import FRENCH
 from montones.rules.errors import RulesError
+from tests.helpers.monte_bank_bets import PLAYERS, deals, spots
 from tests.rules import monte_bank_before_side_cards as before
-from tests.rules.test_monte_bank_properties import PLAYERS, deals, spots
 
 ALL = list(FRENCH.codes)
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from montones.rules import RulesError, monte, monte_bank, montones
 from montones.rules.cards import FRENCH, SPANISH
 from montones.rules.montones import uneven_sizes
+from tests.helpers.monte_bank_bets import spots
 from tests.helpers.tables import NOW, MonteBankTable, MonteTable, Table
-from tests.rules.test_monte_bank_properties import spots
 
 PUNTERS = ["ana", "ben", "eva", "dan"]
 

@@ -13,7 +13,7 @@ from montones.data.models import Hand, LedgerEntry, Player
 from montones.extensions import db
 from montones.service import Actor
 from tests.helpers.apps import make_app
-from tests.helpers.services import actions, table_with
+from tests.helpers.services import actions, run_computers, table_with
 
 HOST = Actor(is_host=True)
 
@@ -102,18 +102,6 @@ def test_a_computer_banker_waits_for_a_person_to_bet_then_closes_the_bets(app, c
         clock.advance(2)
         assert service.tick(code)
         assert service.get_table(code).state["phase"] == "coup_over"
-
-
-def run_computers(clock, code, until, most=50):
-    """Let the clock run a computer's turn at a time until ``until(state)`` holds."""
-    for _ in range(most):
-        if until(service.get_table(code).state):
-            return
-        due = service.clock_deadline(service.get_table(code))
-        assert due is not None, "the computers stopped"
-        clock.advance(max(0.0, due - clock.time()))
-        service.tick(code)
-    raise AssertionError("the computers never got there")
 
 
 def test_an_all_computer_table_plays_hands_whose_chips_are_in_the_ledger_and_history(app, clock):

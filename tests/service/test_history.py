@@ -16,9 +16,9 @@ from montones.cli import main
 from montones.data import history
 from montones.rules import SPANISH
 from montones.service import Actor
-from tests.helpers.services import banked, montones_night
+from tests.helpers.exports import export, verify_file
+from tests.helpers.services import HOST, banked, montones_night
 
-HOST = Actor(is_host=True)
 _rng = secrets.SystemRandom()
 
 
@@ -48,18 +48,6 @@ def monte_night(app):
             else:
                 service.act(code, banker, "next", {})
         return code
-
-
-def export(app, code):
-    with app.app_context():
-        return json.loads(json.dumps(history.export(service.get_table(code))))
-
-
-def verify_file(tmp_path, data, capsys):
-    path = tmp_path / "export.json"
-    path.write_text(json.dumps(data))
-    status = main(["verify", str(path)])
-    return status, capsys.readouterr().out
 
 
 def test_a_night_of_montones_exports_and_verifies(app, tmp_path, capsys):

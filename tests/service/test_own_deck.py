@@ -11,7 +11,8 @@ import pytest
 from montones import service
 from montones.rules import FRENCH, SPANISH
 from montones.service import Actor
-from tests.service.test_history import HOST, export, verify_file
+from tests.helpers.exports import export, verify_file
+from tests.helpers.services import HOST
 
 _rng = random.Random(42)
 

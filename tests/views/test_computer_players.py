@@ -6,7 +6,7 @@ import re
 
 from montones import service
 from tests.helpers.nights import Night, csrf_of, flashed, put_state
-from tests.service.test_computers import run_computers
+from tests.helpers.services import run_computers
 
 
 def host_page(night) -> str:

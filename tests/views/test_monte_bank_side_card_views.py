@@ -9,7 +9,8 @@ import re
 from montones.rules.audit import verify
 from montones.rules.cards import FRENCH
 from montones.rules.scenario import replay
-from tests.views.test_monte_bank_views import betting, text
+from tests.helpers.nights import monte_bank_betting as betting
+from tests.helpers.nights import page_text as text
 
 
 def _deck(ul, ur, ll, lr, top, turned):

@@ -14,27 +14,15 @@ from montones import service
 from montones.rules import monte_bank
 from montones.rules.audit import verify
 from montones.rules.scenario import replay
-from tests.helpers.nights import MonteBankNight, notice
+from tests.helpers.nights import MONTE_BANK_EXAMPLE, MonteBankNight, notice
+from tests.helpers.nights import monte_bank_betting as betting
+from tests.helpers.nights import page_text as text
 from tests.helpers.tables import monte_bank_deck
 
 # The worked example's layout: a pair of 7s at ul, AD, 3C, KH; JC AH 7H 6C KD turned.
-EXAMPLE = monte_bank_deck(["7S", "7C"], "AD", "3C", "KH", ["JC", "AH", "7H", "6C", "KD"])
+EXAMPLE = MONTE_BANK_EXAMPLE
 FIRST_CARD = monte_bank_deck(["5S"], "JD", "3C", "KH", ["5H", "KD"])
 VOID = monte_bank_deck(["5S"], "JD", "3C", "3H")
-
-
-def text(response) -> str:
-    page = re.sub(r"<svg.*?</svg>", " ", response.get_data(as_text=True), flags=re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
-
-
-def betting(app, deck=EXAMPLE, bank=50, **settings):
-    night = MonteBankNight(app, "Ana", "Ben", "Eva", **settings)
-    night.draw()
-    night.put_up(bank)
-    night.stack_deal(deck)
-    night.cut()
-    return night
 
 
 def ledger_matches_state(night):

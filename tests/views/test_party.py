@@ -264,8 +264,8 @@ def test_in_monte_a_broken_bank_is_celebrated_and_the_bank_passing_brings_the_st
 
 
 def test_in_monte_bank_a_monte_carlo_that_landed_is_celebrated(app):
+    from tests.helpers.nights import monte_bank_betting as betting
     from tests.helpers.tables import monte_bank_deck
-    from tests.views.test_monte_bank_views import betting
 
     # The first card turned is an ace, the upper right's: its round, its cross against the
     # lower left and the upper side's double all win.
