@@ -22,7 +22,7 @@ class Renders:
         self._renders: OrderedDict[tuple, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, int, str, str], render: Callable[[], Any]) -> Any:
+    def get(self, key: tuple, render: Callable[[], Any]) -> Any:
         """The render kept for ``key``, or ``render()``'s, kept from now on. Two threads that
         ask at once may both render: they render the same thing, and the streams ask for a
         version as it is published, so most are rendered once."""

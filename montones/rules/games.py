@@ -101,6 +101,10 @@ class Game(Protocol):
         """Who broke the bank in a recorded hand: the punter whose winning line took its last
         chip as the bank paid its lines; None if none did."""
 
+    def feat(self, entry: dict[str, Any]) -> tuple[str, str, int] | None:
+        """The game's own feat in a recorded hand, which the TV celebrates after its reveal:
+        its code, the player's seat and the chips it won; None for a hand of none."""
+
     def shares(self, hands: list[dict[str, Any]]) -> dict[str, int]:
         """What of a night's chips went to anyone outside its hands' results, from its hands
         (an export's, all of them, oldest first): by player, and the ``"house"``'s."""

@@ -1,8 +1,10 @@
 """The web: blueprints by audience (``lobby``; for a player's phone ``seats`` to take a seat,
 ``play`` for the table's screen and taps, ``records`` for its hands and standings; ``tv``,
 ``watch`` for a guest without a seat, ``host``, and the live ``stream``), their drawing
-helpers (``common``), the app's own error pages (``errors``), and the web's add-ons: ``security`` (sessions, CSRF, headers), ``limits`` (allowances per client
-address), ``assets`` (compression, static files kept by the browser), ``chart`` and ``i18n``.
+helpers (``common``), the app's own error pages (``errors``), the party's faces, moments and
+leaderboard (``party``), and the web's add-ons: ``security`` (sessions, CSRF, headers),
+``limits`` (allowances per client address), ``assets`` (compression, static files kept by the
+browser), ``chart`` and ``i18n``.
 
 May import every layer below: ``montones.rules``, ``montones.data``, ``montones.service`` and
 ``montones.live``. A view parses, asks the service, and renders; it names no game.

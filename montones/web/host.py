@@ -27,6 +27,7 @@ from montones.web.common import (
     computer_spellings,
     credentials,
     join_url,
+    not_kept,
     number,
     parse_fields,
     refusal,
@@ -38,13 +39,8 @@ from montones.web.common import (
 )
 
 bp = Blueprint("host", __name__, url_prefix="/t/<code>/host")
-
-
-@bp.after_request
-def _not_kept(response):
-    """The host's pages show the host link and the whole night's record: no cache keeps them."""
-    response.headers["Cache-Control"] = "no-store"
-    return response
+# The host's pages show the host link and the whole night's record: no cache keeps them.
+bp.after_request(not_kept)
 
 
 @bp.errorhandler(403)

@@ -10,12 +10,12 @@ from typing import Any
 from montones.data import history
 from montones.rules.games import game
 from montones.service import party
+from montones.web.common import shown_state
 
 # The TV shows the leaderboard after every BOARD_EVERY-th hand, and when a bank passes.
 BOARD_EVERY = 3
 # A win worth a moment of its own: at least this share of the starting chips in one hand.
 BIG_WIN_SHARE = 4
-REY_DE_OROS = "Ro"
 # How big a moment is (its CSS class and its sound): bigger events, bigger moments.
 SIZES = {"broke": "huge", "monte_carlo": "big", "rey_de_oros": "big", "big_win": "big"}
 
@@ -33,8 +33,8 @@ def colour_of(table, seat: str) -> str:
 
 def moment(table, entry: dict | None) -> dict[str, Any] | None:
     """The biggest moment of the hand ``entry`` (its record) the TV celebrates once its reveal
-    is over, if any: who broke the bank, a Monte Carlo that landed (all three parts won), a
-    bet paid double on the Rey de oros, a big win; None for a hand of none."""
+    is over, if any: who broke the bank, the game's own feat (``Game.feat``: a Monte Carlo
+    that landed, a stake paid double on the Rey de oros), a big win; None for a hand of none."""
     if not entry or "result" not in entry:
         return None
     rules = game(entry["game"])
@@ -42,20 +42,15 @@ def moment(table, entry: dict | None) -> dict[str, Any] | None:
     broke = rules.emptied_by(entry)
     if broke:
         return _moment("broke", broke, names)
+    feat = rules.feat(entry)
+    if feat:
+        kind, seat, amount = feat
+        return _moment(kind, seat, names, amount)
     bets, lines = rules.record_lines(entry)
-    parts = entry["result"].get("settled", [])  # a Monte Carlo's three, apart
-    for number, bet in enumerate(bets):
-        mine = [part for part in parts if part.get("bet") == number]
-        if bet.get("kind") == "monte_carlo" and mine and all(p["result"] == "won" for p in mine):
-            return _moment("monte_carlo", bet["player"], names)
-    heaps = entry.get("heaps") or []
     nets: dict[str, int] = {}
     for line in lines:
-        bet = bets[line["bet"]]
-        heap = bet.get("heap")
-        if line["result"] == "won" and "amount" in bet and heap and heaps[heap - 1] == REY_DE_OROS:
-            return _moment("rey_de_oros", bet["player"], names, line["net"])
-        nets[bet["player"]] = nets.get(bet["player"], 0) + line["net"]
+        player = bets[line["bet"]]["player"]
+        nets[player] = nets.get(player, 0) + line["net"]
     big = max(1, table.starting_chips // BIG_WIN_SHARE)
     best = max(nets.items(), key=lambda item: item[1], default=(None, 0))
     if best[0] and best[1] >= big:
@@ -76,8 +71,11 @@ def _moment(kind: str, seat: str, names: dict, amount: int = 0) -> dict[str, Any
 def board(table, recent: list[dict], between_banks: bool) -> list[dict] | None:
     """The leaderboard the TV shows after this hand (``recent``: the table's last hands'
     records, newest first; ``between_banks``: the TV's view says no bank runs now), or None:
-    after every ``BOARD_EVERY``-th hand and when a bank has passed. Each row: the standing now, with the chips won or lost and the places moved over
-    the hands since the board was last due."""
+    after every ``BOARD_EVERY``-th hand, and after a hand that left no bank running (Monte's
+    and Monte Bank's bank passed; a Montones bank closes on a later tap, so only the every
+    few hands' board shows there). Each row: the standing now, named in the TV's language,
+    with the chips won or lost and the places moved over the hands since the board was last
+    due."""
     if not recent or table.ended_at:
         return None
     count = history.count(table)
@@ -92,7 +90,7 @@ def board(table, recent: list[dict], between_banks: bool) -> list[dict] | None:
         banker = entry["meta"].get("banker")
         if banker and "bank" in entry["result"] and "bank" in entry:
             moved[banker] = moved.get(banker, 0) + entry["result"]["bank"] - entry["bank"]
-    rows = game(table.game).standings(table.state)
+    rows = game(table.game).standings(shown_state(table.state))
     then = sorted(rows, key=lambda row: -(row["chips"] - moved.get(row["player"], 0)))
     was = {row["player"]: place for place, row in enumerate(then, 1)}
     return [

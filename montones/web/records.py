@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from montones import service
 from montones.data import history
 from montones.live import channel
+from montones.rules import hand_records
 from montones.web import chart, security
 from montones.web.common import (
     actor_for,
@@ -50,7 +51,7 @@ def verify(code, number):
     """Open a done deck's seal in the browser: anyone at the table may check it."""
     table = service.get_table(code)
     entry = history.hand(table, number)
-    if entry is None or entry["shuffle"].get("own_deck"):  # the table's own cards: no seal
+    if entry is None or hand_records.own_deck(entry):  # the table's own cards: no seal
         abort(404)
     entry = shown_hands(table, [entry])[0]
     return render_template("play/verify.html", table=table, entry=entry)

@@ -731,3 +731,26 @@ def test_standings_count_an_open_bank_as_its_bankers():
     rows = {row["player"]: row for row in montones.standings(t.state)}
     assert rows["ana"]["chips"] == 100 and rows["ana"]["place"] == 1
     assert rows["ben"]["chips"] == 100 and rows["ben"]["place"] == 1
+
+
+def test_the_feat_of_a_hand_is_a_stake_on_the_rey_de_oros_paid_double_not_a_bet_against_it():
+    # A record's heap stake (heap and amount), its bet against the banker (against) and a
+    # whole bank (heap alone): only the first, won on a heap of the Rey de oros, is paid double.
+    entry = {
+        "heaps": ["Ro", "3c"],
+        "bets": [
+            {"player": "p1", "against": 1, "amount": 5},
+            {"player": "p2", "heap": 1, "whole_bank": True},
+            {"player": "p3", "heap": 1, "amount": 4},
+        ],
+        "result": {
+            "settled": [
+                {"bet": 0, "player": "p1", "result": "won", "net": 5},
+                {"bet": 1, "player": "p2", "result": "won", "net": 10},
+                {"bet": 2, "player": "p3", "result": "won", "net": 8},
+            ]
+        },
+    }
+    assert montones.feat(entry) == ("rey_de_oros", "p3", 8)
+    entry["bets"][2]["heap"] = 2  # the stake on the other heap: no feat
+    assert montones.feat(entry) is None

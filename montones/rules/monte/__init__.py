@@ -44,6 +44,7 @@ from montones.rules.monte.odds import coup_bets, fresh_layout_bet, table_odds
 from montones.rules.monte.record import (
     check_dealt,
     emptied_by,
+    feat,
     hand_record,
     live_commitment,
     record_lines,
@@ -168,6 +169,7 @@ __all__ = [
     "decline",
     "draw_for_bank",
     "emptied_by",
+    "feat",
     "enter_card",
     "finish",
     "follow_up",

@@ -224,3 +224,8 @@ def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded coup's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["coups"][0]["bets"], entry["result"]["coups"][0]["settled"]
+
+
+def feat(entry: dict[str, Any]) -> tuple[str, str, int] | None:
+    """Monte has no feat of its own beside a broken bank (``Game.feat``)."""
+    return None

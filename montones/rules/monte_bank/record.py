@@ -21,6 +21,7 @@ from montones.rules.scenario_input import (
     seated_chips,
     whole_number,
 )
+from montones.rules.settlement import WON
 from montones.rules.table import State
 
 
@@ -248,3 +249,13 @@ def check_dealt(hands: list[tuple[str, dict]], dealt: list[str]) -> list[str]:
         ):
             problems.append(f"{where}: its layout is not the one dealt from the committed deck")
     return problems
+
+
+def feat(entry: dict[str, Any]) -> tuple[str, str, int] | None:
+    """A Monte Carlo that landed, its three parts all won (``Game.feat``): the first."""
+    parts = entry["result"].get("settled", [])
+    for number, bet in enumerate(entry["bets"]):
+        mine = [part for part in parts if part.get("bet") == number]
+        if bet.get("kind") == "monte_carlo" and mine and all(p["result"] == WON for p in mine):
+            return "monte_carlo", bet["player"], sum(p["net"] for p in mine)
+    return None

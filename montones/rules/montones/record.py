@@ -8,7 +8,7 @@ from typing import Any
 from montones.rules import hand_records, settlement
 from montones.rules.cards import SPANISH
 from montones.rules.montones.deal import deal_heaps, split_heaps
-from montones.rules.montones.settle import REY, settle_hand
+from montones.rules.montones.settle import REY, REY_DE_OROS, settle_hand
 from montones.rules.montones.state import FINISHED, SETTLED, can_keep_heaps
 from montones.rules.scenario_input import (
     ScenarioError,
@@ -21,6 +21,7 @@ from montones.rules.scenario_input import (
     seated_chips,
     whole_number,
 )
+from montones.rules.settlement import WON
 from montones.rules.table import State
 
 
@@ -207,3 +208,14 @@ def shares(hands: list[dict[str, Any]]) -> dict[str, int]:
 def record_lines(entry: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """A recorded hand's bets and its settled lines (``bet`` indexes the bets)."""
     return entry["bets"], entry["result"]["settled"]
+
+
+def feat(entry: dict[str, Any]) -> tuple[str, str, int] | None:
+    """A stake on a heap the Rey de oros won, paid double (``Game.feat``): the first paid."""
+    for line in entry["result"]["settled"]:
+        bet = entry["bets"][line["bet"]]
+        # A record writes a stake on a heap as heap and amount (against and whole_bank apart).
+        if "heap" in bet and "amount" in bet and line["result"] == WON:
+            if entry["heaps"][bet["heap"] - 1] == REY_DE_OROS:
+                return "rey_de_oros", bet["player"], line["net"]
+    return None
