@@ -85,8 +85,10 @@ def entry_actions(
     return {
         "card": Action(lambda s, who, p, now: enter(s, who, p["card"]), (card,)),
         "undo_card": Action(lambda s, who, p, now: undo(s, who)),
-        "host_card": Action(lambda s, who, p, now: enter(s, who, p["card"]), (card,), host=True),
-        "host_undo_card": Action(lambda s, who, p, now: undo(s, who), host=True),
+        "host_card": Action(
+            lambda s, who, p, now: enter(s, who, p["card"]), (card,), host=True, plays=True
+        ),
+        "host_undo_card": Action(lambda s, who, p, now: undo(s, who), host=True, plays=True),
     }
 
 

@@ -241,3 +241,28 @@ def test_a_montones_night_with_computer_bankers_and_own_cards_goes_on(app, clock
         app, clock, "montones", {}, lambda s: s["hands"] > 8
     )
     assert for_computers > 0
+
+
+def test_the_host_enters_no_card_while_the_table_is_paused(app):
+    """Entering a card is a move of the game: refused in words on a paused table, as every
+    player's move is; the host's own switches (a top-up) still work."""
+    with app.app_context():
+        table, _ = service.create_table("montones", "Ours", 200, {"own_deck": "host"})
+        code = table.code
+        ana, ben, eva = seated(code, "Ana", "Ben", "Eva")
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.act(code, ana, "heaps", {"count": 3})
+        service.act(code, ben, "choose", {"heap": 3})
+        service.act(code, ana, "close", {})
+        enter(code, None, "7o", host=True)
+        service.host_action(code, HOST, "pause")
+        version = service.get_table(code).version
+        for kind, params in (("host_card", {"card": "6o"}), ("host_undo_card", {})):
+            with pytest.raises(service.ServiceError, match="The host has paused the table"):
+                service.act(code, HOST, kind, params)
+            assert service.get_table(code).version == version
+        service.act(code, HOST, "top_up", {"seat": ben.seat, "amount": 5})
+        service.host_action(code, HOST, "resume")
+        assert enter(code, None, "6o", host=True).state["hand"]["entered"] == ["7o", "6o"]
