@@ -13,12 +13,41 @@ from playwright.sync_api import expect
 from tests.helpers.screens import PHONE, TV, screenshot
 
 TIMEOUT = 10_000
-SHOTS = Path("/tmp/shots/deck42")
+SHOTS = Path("/tmp/shots/fix42")
 
 
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(screenshot(page, name), SHOTS / f"{name}.png")
+
+
+PHONES = ({"width": 360, "height": 800}, {"width": 390, "height": 844})
+
+
+def picker_fits(page, name):
+    """At both phones' sizes the picker's bar keeps to a third of the screen, with the felt
+    in sight above it, and every card of the picker is on the screen to be tapped; a
+    screenshot of each. Returns the bar's share of each screen's height."""
+    shares = []
+    for size in PHONES:
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        bar = page.locator("#bar").bounding_box()
+        shares.append(round(bar["height"] / size["height"], 2))
+        shot(page, f"{name}-{size['width']}")
+        assert bar["height"] <= size["height"] / 3 + 1, (name, size, bar)
+        felt = page.locator("#felt").bounding_box()
+        assert felt["y"] + 100 < bar["y"], (name, size)  # the felt in sight above the bar
+        boxes = page.locator("#picker button").evaluate_all(
+            "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom, r.width, r.height]; })"
+        )
+        for left, top, right, bottom, width, height in boxes:
+            assert left >= 0 and top >= 0 and right <= size["width"], (name, size)
+            assert bottom <= size["height"] and width >= 24 and height >= 24, (name, size)
+    page.set_viewport_size(PHONE)
+    print(name, shares)
+    return shares
 
 
 def create(browser, base, game, lang, **fields):
@@ -74,9 +103,7 @@ def test_a_monte_night_with_our_own_deck(chromium, server, lang):
     post(banker, "bank")
     expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(banker, f"own-monte-{lang}-phone-picker")
-    banker.set_viewport_size({"width": 360, "height": 800})
-    shot(banker, f"own-monte-{lang}-phone-picker-360")
-    banker.set_viewport_size(PHONE)
+    picker_fits(banker, f"own-monte-{lang}-phone-picker")
     shot(punter, f"own-monte-{lang}-phone-waiting")
     coups = [(["2H", "3S"], ["4D", "5C"], "7H"), (["KH", "QS"], ["JD", "AC"], "6S")]
     for number, (bottom, top, gate) in enumerate(coups, start=1):
@@ -120,6 +147,7 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
         banker.locator(f'#picker button[value="{card}"]').click()
         expect(banker.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
     shot(banker, "own-monte_bank-de-phone-picker")
+    picker_fits(banker, "own-monte_bank-de-phone-picker")
     for card in ("JD", "2C", "4C"):  # tapped as quickly as a hand can: entered in that order
         banker.locator(f'#picker button[value="{card}"]').click()
     expect(tv.locator('#pos-lr svg[data-card="4C"]')).to_be_visible(timeout=TIMEOUT)
@@ -164,6 +192,7 @@ def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
     post(ana, "close")
     expect(ana.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(ana, "own-montones-ru-phone-picker")
+    picker_fits(ana, "own-montones-ru-phone-picker")
     shot(ben, "own-montones-ru-phone-waiting")
     pick(ana, tv, "6o")
     shot(tv, "own-montones-ru-tv-entering")
