@@ -155,7 +155,15 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
         night.do("Ana", "card", card=card, stage=night.stage())
     assert night.state()["phase"] == "settled"
     assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
-    assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert tv.status_code == 200
+    # The cards were the reveal, shown as they were entered: none turns again on the TV or a
+    # phone; the verdicts and the payments come at once after the banker's card is named.
+    for page in (tv, night.clients["Ben"].get(f"/t/{night.code}")):
+        felt = page.get_data(as_text=True).split('id="felt"')[1]
+        assert 'data-reveal="' in felt and "heap__turn" not in felt and "flip" not in felt
+        assert all('data-card="%s"' % card in felt for card in ("6o", "2c", "4e"))
+        assert max(int(at) for at in re.findall(r'data-at="(\d+)"', felt)) <= 2000
 
 
 def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):
