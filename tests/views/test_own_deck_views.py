@@ -162,7 +162,7 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     for page in (tv, night.clients["Ben"].get(f"/t/{night.code}")):
         felt = page.get_data(as_text=True).split('id="felt"')[1]
         assert 'data-reveal="' in felt and "heap__turn" not in felt and "flip" not in felt
-        assert all('data-card="%s"' % card in felt for card in ("6o", "2c", "4e"))
+        assert all(f'data-card="{card}"' in felt for card in ("6o", "2c", "4e"))
         assert max(int(at) for at in re.findall(r'data-at="(\d+)"', felt)) <= 2000
 
 
