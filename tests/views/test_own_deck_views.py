@@ -98,6 +98,13 @@ def test_the_host_enters_the_cards_on_the_hosts_page_at_a_table_that_says_so(app
     assert picked(night.clients[night.banker].get(f"/t/{night.code}")) == []
     assert night.host_do("host_card", card="7S").status_code == 303
     assert night.state()["deal"]["layout"]["ul"] == ["7S"]
+    # Paused: the host's page has no picker, and a card sent anyway is refused in words.
+    assert night.host_do("pause").status_code == 303
+    page = night.host.get(f"/t/{night.code}/host")
+    assert picked(page) == []
+    night.host_do("host_card", card="6S")
+    assert "The host has paused the table." in text(night.host.get(f"/t/{night.code}/host"))
+    assert night.state()["deal"]["layout"]["ur"] == []
 
 
 def test_the_lobby_offers_our_own_deck(app):
