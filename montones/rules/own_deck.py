@@ -32,10 +32,21 @@ def require_own(state: State) -> None:
         raise RulesError("this table deals its own cards: there is nothing to enter")
 
 
-def require_enterer(state: State, who: str, banker: str | None) -> None:
-    """Refuse a card or an undo from anyone but the one the table's setting names."""
-    require_own(state)
+def enterer(state: State, banker: str | None) -> str:
+    """Who enters the cards now: the host at a table set so; at a table where the banker
+    enters, the banker, unless the banker is a computer player (it never touches real
+    cards): then the host enters for it, as at a table where the host does."""
     if state["settings"][SETTING] == "host":
+        return "host"
+    if banker is not None and table.is_computer(state, banker):
+        return "host"
+    return "banker"
+
+
+def require_enterer(state: State, who: str, banker: str | None) -> None:
+    """Refuse a card or an undo from anyone but the one who enters now (:func:`enterer`)."""
+    require_own(state)
+    if enterer(state, banker) == "host":
         if who != "host":
             raise RulesError("at this table the host enters the cards")
     elif who != banker:
@@ -74,8 +85,10 @@ def entry_actions(
     return {
         "card": Action(lambda s, who, p, now: enter(s, who, p["card"]), (card,)),
         "undo_card": Action(lambda s, who, p, now: undo(s, who)),
-        "host_card": Action(lambda s, who, p, now: enter(s, who, p["card"]), (card,), host=True),
-        "host_undo_card": Action(lambda s, who, p, now: undo(s, who), host=True),
+        "host_card": Action(
+            lambda s, who, p, now: enter(s, who, p["card"]), (card,), host=True, plays=True
+        ),
+        "host_undo_card": Action(lambda s, who, p, now: undo(s, who), host=True, plays=True),
     }
 
 
@@ -91,12 +104,13 @@ def shown(
     banker: str | None,
     undo: Callable[[State, str], tuple[State, Events]],
 ) -> dict | None:
-    """What every screen shows of the entry (None at a table that deals): who enters, what
+    """What every screen shows of the entry (None at a table that deals): who enters now
+    (:func:`enterer`: the host for a computer banker), what
     card is awaited (``waiting``, the engine's word for it), the cards seen in this deal or
     deck, the last one entered, and whether it can still be taken back."""
     if not own(state):
         return None
-    by = state["settings"][SETTING]
+    by = enterer(state, banker)
     try:
         undo(state, "host" if by == "host" else banker or "")
         undoable = True

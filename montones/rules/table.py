@@ -44,7 +44,8 @@ class Action:
     is what an ``amount`` of :data:`ALL_IN` comes to when the action arrives; ``tap``: a tap on
     the felt does it, on the place named by its first field (a heap, a layout), with the stake
     chosen in the action bar when it has an ``amount``; ``confirm``: it cannot be taken back,
-    so the screen asks "are you sure?" first.
+    so the screen asks "are you sure?" first; ``plays``: a host's action that is a move of the
+    game (a card entered), refused while the table is paused as every player's move is.
     """
 
     call: Callable[[State, str, dict[str, Any], float], tuple[State, Events]]
@@ -53,6 +54,7 @@ class Action:
     all_in: Callable[[State, str], int] | None = None
     tap: bool = False
     confirm: bool = False
+    plays: bool = False
 
     def params(self, state: State, who: str, given: dict[str, Any]) -> dict[str, Any]:
         """The action's parameters from those given: its fields only (an optional one left

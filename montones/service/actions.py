@@ -240,12 +240,9 @@ def _act(
                 "The night is over: nobody can be given chips, sent away or let back in now."
             )
         raise ServiceError("This table has ended.")
-    if spec.host:
-        who = "host"
-    else:
-        if table.paused:
-            raise ServiceError("The host has paused the table.")
-        who = actor.seat
+    if table.paused and (not spec.host or spec.plays):  # the host's switches work paused
+        raise ServiceError("The host has paused the table.")
+    who = "host" if spec.host else actor.seat
     if stage_seen is not None and stage_seen != stage(table.state):
         raise Stale("The table moved on before your tap arrived: here it is now.")
     missing = [f.name for f in spec.fields if f.name not in params and not f.optional]

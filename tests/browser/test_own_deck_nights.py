@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.helpers.screens import PHONE, TV, screenshot
 
 TIMEOUT = 10_000
-SHOTS = Path("/tmp/shots/deck42")
+SHOTS = Path("/tmp/shots/fix42")
 
 
 def shot(page, name):
@@ -21,11 +21,40 @@ def shot(page, name):
     shutil.copy(screenshot(page, name), SHOTS / f"{name}.png")
 
 
-def create(browser, base, game, lang, **fields):
+PHONES = ({"width": 360, "height": 800}, {"width": 390, "height": 844})
+
+
+def picker_fits(page, name):
+    """At both phones' sizes the picker's bar keeps to a third of the screen, with the felt
+    in sight above it, and every card of the picker is on the screen to be tapped; a
+    screenshot of each. Returns the bar's share of each screen's height."""
+    shares = []
+    for size in PHONES:
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        bar = page.locator("#bar").bounding_box()
+        shares.append(round(bar["height"] / size["height"], 2))
+        shot(page, f"{name}-{size['width']}")
+        assert bar["height"] <= size["height"] / 3 + 1, (name, size, bar)
+        felt = page.locator("#felt").bounding_box()
+        assert felt["y"] + 100 < bar["y"], (name, size)  # the felt in sight above the bar
+        boxes = page.locator("#picker button").evaluate_all(
+            "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom, r.width, r.height]; })"
+        )
+        for left, top, right, bottom, width, height in boxes:
+            assert left >= 0 and top >= 0 and right <= size["width"], (name, size)
+            assert bottom <= size["height"] and width >= 24 and height >= 24, (name, size)
+    page.set_viewport_size(PHONE)
+    print(name, shares)
+    return shares
+
+
+def create(browser, base, game, lang, by="banker", **fields):
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{base}/?lang={lang}")
     page.locator(f'input[name="game"][value="{game}"]').check()
-    page.locator('select[name="own_deck"]').select_option("banker")
+    page.locator('select[name="own_deck"]').select_option(by)
     for name, value in fields.items():
         page.locator(f'.game-for input[name="{name}"] >> visible=true').fill(str(value))
     page.locator('form[action$="/tables"] button[type="submit"]').click()
@@ -74,9 +103,7 @@ def test_a_monte_night_with_our_own_deck(chromium, server, lang):
     post(banker, "bank")
     expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(banker, f"own-monte-{lang}-phone-picker")
-    banker.set_viewport_size({"width": 360, "height": 800})
-    shot(banker, f"own-monte-{lang}-phone-picker-360")
-    banker.set_viewport_size(PHONE)
+    picker_fits(banker, f"own-monte-{lang}-phone-picker")
     shot(punter, f"own-monte-{lang}-phone-waiting")
     coups = [(["2H", "3S"], ["4D", "5C"], "7H"), (["KH", "QS"], ["JD", "AC"], "6S")]
     for number, (bottom, top, gate) in enumerate(coups, start=1):
@@ -120,6 +147,7 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
         banker.locator(f'#picker button[value="{card}"]').click()
         expect(banker.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
     shot(banker, "own-monte_bank-de-phone-picker")
+    picker_fits(banker, "own-monte_bank-de-phone-picker")
     for card in ("JD", "2C", "4C"):  # tapped as quickly as a hand can: entered in that order
         banker.locator(f'#picker button[value="{card}"]').click()
     expect(tv.locator('#pos-lr svg[data-card="4C"]')).to_be_visible(timeout=TIMEOUT)
@@ -164,6 +192,7 @@ def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
     post(ana, "close")
     expect(ana.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(ana, "own-montones-ru-phone-picker")
+    picker_fits(ana, "own-montones-ru-phone-picker")
     shot(ben, "own-montones-ru-phone-waiting")
     pick(ana, tv, "6o")
     shot(tv, "own-montones-ru-tv-entering")
@@ -171,5 +200,51 @@ def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
     ana.locator('#picker button[value="4e"]').click()
     expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
     expect(tv.locator("#heap-1.heap--won")).to_have_count(1, timeout=TIMEOUT)
+    # The cards shown as they were entered were the reveal: none is turned again.
+    expect(tv.locator("#felt .heap__turn, #felt .flip")).to_have_count(0)
     shot(tv, "own-montones-ru-tv-settled")
     shot(ben, "own-montones-ru-phone-settled")
+
+
+def test_the_host_enters_the_cards_of_a_montones_hand_on_the_host_page(chromium, server):
+    """A table where the host enters each card: the host's page has the picker (the phones
+    none), each tap a card on the TV, the last one taken back and entered again; the hand
+    settles as the cards say."""
+    base, *_ = server
+    lang = "es"
+    host, code = create(chromium, base, "montones", lang, by="host")
+    tv = tv_of(chromium, base, code, lang)
+    ana, ben, eva = (sit(chromium, base, code, lang, n) for n in ("Ana", "Ben", "Eva"))
+    ana.locator('form[hx-post$="/a/offer"] input[name="amount"]').fill("50")
+    ana.locator('form[hx-post$="/a/offer"] button').click()
+    post(ben, "pass")
+    post(eva, "pass")
+    ana.locator('form[hx-post$="/a/heaps"]:has(input[name="count"][value="3"]) button').click()
+    expect(tv.locator("#felt .heap")).to_have_count(3, timeout=TIMEOUT)
+    ben.locator('#intent input[name="mode"][value="choose"]').check(force=True)
+    ben.locator("#heap-3 button.heap__card").click()
+    expect(tv.locator("#heap-3.heap--bank")).to_have_count(1, timeout=TIMEOUT)
+    ben.locator('#intent input[name="mode"][value="bet"]').check(force=True)
+    ben.locator('#intent input[name="amount"][value="5"]').check(force=True)
+    ben.locator("#heap-1 button.heap__card").click()
+    expect(tv.locator("#heap-1 .chip")).to_have_count(1, timeout=TIMEOUT)
+    post(ana, "close")
+    host.goto(f"{base}/t/{code}/host?lang={lang}")
+    expect(host.locator("#picker button[value]")).to_have_count(40, timeout=TIMEOUT)
+    expect(ana.locator("#picker")).to_have_count(0)  # the banker's phone has none here
+    shot(host, "own-montones-es-host-picker")
+    for card in ("6o", "Ro"):  # a Rey entered by mistake, then taken back
+        host.locator(f'#picker button[value="{card}"]').click()
+        expect(tv.locator(f'#felt svg[data-card="{card}"]').first).to_be_visible(timeout=TIMEOUT)
+    host.locator('#picker form[action$="/host_undo_card"] button').click()
+    expect(tv.locator('#felt svg[data-card="Ro"]')).to_have_count(0, timeout=TIMEOUT)
+    expect(host.locator('#picker button[value="Ro"]')).to_be_enabled()
+    assert host.url.endswith("#picker")  # each tap lands back on the picker
+    expect(host.locator('#picker button[value="2c"]')).to_be_in_viewport()
+    shot(host, "own-montones-es-host-picker-after-undo")
+    for card in ("2c", "4e"):
+        host.locator(f'#picker button[value="{card}"]').click()
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    expect(tv.locator("#heap-1.heap--won")).to_have_count(1, timeout=TIMEOUT)
+    expect(host.locator("#picker button[value]")).to_have_count(0)
+    shot(tv, "own-montones-es-host-tv-settled")

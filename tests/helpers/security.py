@@ -466,4 +466,6 @@ def host_secret(table: Table) -> str:
 
 
 def path_of(location: str) -> str:
-    return re.sub(r"^https?://[^/]+", "", location or "")
+    """The page a redirect goes to: its path, without the host or a place on the page (the
+    host's card lands back on its picker, #picker)."""
+    return re.sub(r"#.*$", "", re.sub(r"^https?://[^/]+", "", location or ""))

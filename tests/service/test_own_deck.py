@@ -167,3 +167,103 @@ def test_an_own_deck_monte_bank_night_with_its_void_deals_verifies(app, tmp_path
     assert sum(len(hand["result"]["settled"]) for hand in data["hands"]) >= 12
     status, out = verify_file(tmp_path, json.loads(json.dumps(data)), capsys)
     assert status == 0, out
+
+
+def _night_with_computers(app, clock, game_name, settings, done, most=900):
+    """One person (Ana) and two computer players at a table whose banker enters each card:
+    the computers move by the clock, Ana by the computers' own strategy, and the cards by
+    whoever the table's view says enters them now (the host for a computer banker). Returns
+    the table's code and the cards the host entered for a computer banker."""
+    from random import Random
+
+    from montones.rules.computer import PATIENCE
+    from montones.rules.games import game
+
+    rules = game(game_name)
+    deck_rng = Random(7)
+    for_computers = 0
+    with app.app_context():
+        table, _ = service.create_table(game_name, "Ours", 300, {"own_deck": "banker", **settings})
+        code = table.code
+        (ana,) = seated(code, "Ana")
+        for _ in range(2):
+            service.add_computer(code, HOST)
+        if "draw" in rules.ACTIONS:
+            service.act(code, HOST, "draw", {})
+        for step in range(most):
+            table = service.get_table(code)
+            if done(table.state):
+                return code, for_computers
+            view = rules.view(table.state, ana.seat, clock.time())
+            entry = view.get("entry")
+            if entry and entry["waiting"]:
+                card = deck_rng.choice([c for c in entry["codes"] if c not in entry["seen"]])
+                if entry["by"] == "host":
+                    banker = table.state.get("banker") or table.state["bank"]["banker"]
+                    assert table.state["players"][banker].get("computer")
+                    enter(code, None, card, host=True)
+                    for_computers += 1
+                else:
+                    enter(code, ana, card)
+                continue
+            move = rules.play(view, Random(step), PATIENCE)
+            if move and move[0] == "offer":  # Ana leaves Montones' bank to the computers
+                me = view["me"]
+                move = None if "pass" not in me["can"] else ("pass", {})
+            if move is not None:
+                service.act(code, ana, *move)
+                continue
+            due = service.clock_deadline(table)
+            assert due is not None, f"stalled at {table.state['phase']}"
+            clock.advance(max(0.0, due - clock.time()))
+            service.tick(code)
+        raise AssertionError("the night never got there")
+
+
+@pytest.mark.parametrize(
+    ("game_name", "settings"),
+    [("monte", {"banks_each": 1, "max_bet": 10}), ("monte_bank", {"deals_per_bank": 3})],
+)
+def test_a_night_with_computer_bankers_and_own_cards_plays_to_its_end(
+    app, clock, game_name, settings
+):
+    """A computer never touches real cards: at a table whose banker enters them, the host
+    enters a computer banker's, and the night plays to its end with nobody waiting for ever."""
+    code, for_computers = _night_with_computers(
+        app, clock, game_name, settings, lambda s: s["phase"] == "finished"
+    )
+    assert for_computers > 0
+    with app.app_context():
+        assert service.get_table(code).ended_at is not None
+
+
+def test_a_montones_night_with_computer_bankers_and_own_cards_goes_on(app, clock):
+    code, for_computers = _night_with_computers(
+        app, clock, "montones", {}, lambda s: s["hands"] > 8
+    )
+    assert for_computers > 0
+
+
+def test_the_host_enters_no_card_while_the_table_is_paused(app):
+    """Entering a card is a move of the game: refused in words on a paused table, as every
+    player's move is; the host's own switches (a top-up) still work."""
+    with app.app_context():
+        table, _ = service.create_table("montones", "Ours", 200, {"own_deck": "host"})
+        code = table.code
+        ana, ben, eva = seated(code, "Ana", "Ben", "Eva")
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.act(code, ana, "heaps", {"count": 3})
+        service.act(code, ben, "choose", {"heap": 3})
+        service.act(code, ana, "close", {})
+        enter(code, None, "7o", host=True)
+        service.host_action(code, HOST, "pause")
+        version = service.get_table(code).version
+        for kind, params in (("host_card", {"card": "6o"}), ("host_undo_card", {})):
+            with pytest.raises(service.ServiceError, match="The host has paused the table"):
+                service.act(code, HOST, kind, params)
+            assert service.get_table(code).version == version
+        service.act(code, HOST, "top_up", {"seat": ben.seat, "amount": 5})
+        service.host_action(code, HOST, "resume")
+        assert enter(code, None, "6o", host=True).state["hand"]["entered"] == ["7o", "6o"]

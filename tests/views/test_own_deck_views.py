@@ -69,7 +69,8 @@ def test_a_card_tapped_is_entered_greyed_and_can_be_taken_back(app):
     assert night.state()["coup"]["entered"] == ["KH"]
     cards = dict(picked(night.clients[banker].get(f"/t/{night.code}")))
     assert cards["KH"] is True and cards["QH"] is False
-    assert "Take back the last card" in text(night.clients[banker].get(f"/t/{night.code}"))
+    page = night.clients[banker].get(f"/t/{night.code}").get_data(as_text=True)
+    assert 'aria-label="Take back the last card"' in page and "↶ Undo" in page
     assert night.do(banker, "undo_card", stage=night.stage()).status_code == 200
     assert night.state()["coup"]["entered"] == []
 
@@ -97,6 +98,13 @@ def test_the_host_enters_the_cards_on_the_hosts_page_at_a_table_that_says_so(app
     assert picked(night.clients[night.banker].get(f"/t/{night.code}")) == []
     assert night.host_do("host_card", card="7S").status_code == 303
     assert night.state()["deal"]["layout"]["ul"] == ["7S"]
+    # Paused: the host's page has no picker, and a card sent anyway is refused in words.
+    assert night.host_do("pause").status_code == 303
+    page = night.host.get(f"/t/{night.code}/host")
+    assert picked(page) == []
+    night.host_do("host_card", card="6S")
+    assert "The host has paused the table." in text(night.host.get(f"/t/{night.code}/host"))
+    assert night.state()["deal"]["layout"]["ur"] == []
 
 
 def test_the_lobby_offers_our_own_deck(app):
@@ -154,7 +162,15 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
         night.do("Ana", "card", card=card, stage=night.stage())
     assert night.state()["phase"] == "settled"
     assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
-    assert night.host.get(f"/t/{night.code}/tv").status_code == 200
+    tv = night.host.get(f"/t/{night.code}/tv")
+    assert tv.status_code == 200
+    # The cards were the reveal, shown as they were entered: none turns again on the TV or a
+    # phone; the verdicts and the payments come at once after the banker's card is named.
+    for page in (tv, night.clients["Ben"].get(f"/t/{night.code}")):
+        felt = page.get_data(as_text=True).split('id="felt"')[1]
+        assert 'data-reveal="' in felt and "heap__turn" not in felt and "flip" not in felt
+        assert all(f'data-card="{card}"' in felt for card in ("6o", "2c", "4e"))
+        assert max(int(at) for at in re.findall(r'data-at="(\d+)"', felt)) <= 2000
 
 
 def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):

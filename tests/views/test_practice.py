@@ -105,3 +105,23 @@ def test_a_practice_table_names_its_players_in_the_phone_s_language(app, languag
     assert [p["name"] for p in players.values()] == [me, "Lola", "Paco", "Carmen"]
     page = client.get(response.location).get_data(as_text=True)
     assert all(name in page for name in computers)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Here the app shuffles and deals."),
+        ("es", "Aquí la app baraja y reparte."),
+        ("de", "Hier mischt und gibt die App."),
+        ("ru", "Здесь приложение само тасует и сдаёт."),
+    ],
+)
+def test_a_practice_table_says_in_a_line_what_a_table_of_one_s_own_cards_is(app, language, words):
+    """Issue 42: the practice table says the app deals here, and where a table of a deck of
+    one's own is made (its cards tapped in as they are turned)."""
+    client = app.test_client()
+    client.get(f"/?lang={language}")
+    token = fresh_token(client)
+    response = client.post("/practice", data={"csrf_token": token, "game": "montones"})
+    page = client.get(response.location).get_data(as_text=True)
+    assert words in page and "practice-note__own" in page
