@@ -13,7 +13,7 @@ import pytest
 
 from montones import service
 from tests.helpers.random_night import RandomNight
-from tests.helpers.screens import PHONE, TV, serious_violations
+from tests.helpers.screens import PHONE, TV, at_rest, serious_violations
 
 SHOTS = Path("/tmp/shots/party40")
 SLACK = 300  # ms
@@ -72,8 +72,7 @@ def big_bet(night, seat, game):
     most = min(mine.get("most") or 0, 10)
     if "bet" in mine.get("can", []) and not mine.get("bets") and most >= BIG:
         stage = service.stage(table.state)
-        bet = {**BIG_BET[game], "amount": most}
-        night.seats[seat].post(f"/t/{night.code}/a/tap", stage=stage, **bet)
+        night.seats[seat].tap("tap", stage=stage, **{**BIG_BET[game], "amount": most})
 
 
 def shot(page, name):
@@ -97,7 +96,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     chromium, server, game, languages
 ):
     base, _process, folder, _port = server
-    night = RandomNight(base, folder, game, 3, seed=f"party {game}", chips=20)
+    night = RandomNight(base, folder, game, f"party {game}", settings={}, chips=20)
     code = night.code
     tv_context = chromium.new_context(viewport=TV, locale=languages[0])
     tv_context.add_init_script(SPY)
@@ -105,7 +104,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     tv.goto(f"{base}/t/{code}/tv")
     host = chromium.new_context(viewport=PHONE, locale=languages[1]).new_page()
     host.goto(f"{base}/t/{code}/host/claim/{night.secret}")
-    night.host = host
+    night.host_page = host
 
     # Two phones choose a face and a colour; the join form is looked at by axe first.
     ana = sit_with_a_face(chromium, base, code, "Ana", languages[2], "owl", 5)
@@ -119,13 +118,13 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     ben.locator("form.join-form button[type=submit]").click()
     ben.wait_for_selector("#status")
     night.sit_page(ben, "Ben")
-    night.sit_http("Eva")
+    night.sit(["Eva"])
 
     # The lobby: every face on the TV, Ana's as she chose it; the phone shows hers too.
     tv.wait_for_selector(".party-lobby__face:nth-child(3)")
     assert tv.locator(".party-lobby svg.seat-5 use[href$='#owl']").count() == 1
     assert ana.locator("#status svg.face.seat-5 use[href$='#owl']").count() == 1
-    tv.wait_for_timeout(500)  # the faces bob for ever: no rest to wait for
+    at_rest(tv)  # the faces bob as they sit down, then rest
     shot(tv, f"tv-lobby-{game}")
     problems += serious_violations(tv)
 
@@ -138,7 +137,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     host.wait_for_load_state()
     tv.wait_for_selector(".party-lobby", state="detached")
     if "draw" in night.rules.ACTIONS:
-        assert night.host_do("draw").status < 400
+        assert night.host_do("draw") < 400
 
     # A reaction: Ana's phone row; it floats on the TV beside her line, then goes.
     ana.locator("#cheer button").nth(2).click()  # applause
