@@ -65,7 +65,7 @@ BIG_BET = {
 
 
 def big_bet(night, seat, game):
-    """Ana stakes big once a round, when her view lets her bet (a refusal is let be)."""
+    """``seat`` stakes big once a round, when its view lets it bet (a refusal is let be)."""
     table = night.table()
     view = night.rules.view(table.state, seat, time.time())
     mine = view.get("me") or {}
@@ -117,7 +117,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     ben = sit_with_a_face(chromium, base, code, "Ben", languages[3], "king", 2)
     ben.locator("form.join-form button[type=submit]").click()
     ben.wait_for_selector("#status")
-    night.sit_page(ben, "Ben")
+    seat_ben = night.sit_page(ben, "Ben")
     night.sit(["Eva"])
 
     # The lobby: every face on the TV, Ana's as she chose it; the phone shows hers too.
@@ -160,7 +160,8 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     # a bank passes).
     started, hands, shown = time.monotonic(), 0, {}
     while not ({"moment", "board"} <= set(shown)) and time.monotonic() - started < 300:
-        big_bet(night, seat_ana, game)
+        for punter in (seat_ana, seat_ben):  # whichever of them is not the banker now
+            big_bet(night, punter, game)
         made = night.step() or night.step(patient=True)
         if made is None:
             break
