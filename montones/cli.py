@@ -149,7 +149,7 @@ SIMULATED_CHIPS = 200
     type=click.IntRange(0, 2),
     default=None,
     metavar="N",
-    help="Monte Bank's side cards (0, 1 or 2; 0 by default)",
+    help="side cards, where the game's tables deal them (0, 1 or 2; 0 by default)",
 )
 def simulate(name, players, hands, seed, export, side_cards):
     """An all-computer night on the app's own engines, service and store, in a temporary
@@ -190,7 +190,7 @@ def simulate(name, players, hands, seed, export, side_cards):
             settings = rules.settings_for_rounds(hands)
             if side_cards is not None:
                 if "side_cards" not in rules.new_table()["settings"]:
-                    return _fail("simulate", "--side-cards is a Monte Bank table's option")
+                    return _fail("simulate", f"--side-cards: a table of {name} deals no side card")
                 settings["side_cards"] = side_cards
             table, _secret = service.create_table(name, "Simulation", SIMULATED_CHIPS, settings)
             for _ in range(players):
