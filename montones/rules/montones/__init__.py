@@ -166,7 +166,7 @@ ACTIONS: dict[str, Action] = {
     "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who), confirm=True),
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
-    "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),
+    "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True, plays=True),
     **own_deck.entry_actions(enter_card, undo_card),
     **table.host_actions(leave),
 }
