@@ -19,6 +19,18 @@ def without_version(result):
     return {k: v for k, v in result.items() if k != "version"}
 
 
+def undo_as_shown(engine, state, who):
+    """Every screen's "undo" (the view's ``entry.undo``, a plain check) is offered exactly
+    when the engine's undo_card takes the last card back."""
+    try:
+        engine.undo_card(state, who)
+        took = True
+    except RulesError:
+        took = False
+    entry = engine.view(state)["entry"]
+    assert entry is not None and entry["undo"] == took, (state["phase"], took)
+
+
 # --- Montones -----------------------------------------------------------------------------
 
 
@@ -180,9 +192,11 @@ def test_a_random_montones_deck_entered_card_by_card_settles_as_the_app_deals_it
     entered.do(montones.make_heaps, "banker", len(sizes))
     play_bets(entered, bank_heap, bets)
     entered.do(montones.close_bets, "banker")
+    undo_as_shown(montones, entered.state, "banker")
     while montones.waiting_for(entered.state) is not None:
         heap = montones.waiting_for(entered.state)
         entered.do(montones.enter_card, "banker", dealt.hand["heaps"][heap - 1][-1])
+        undo_as_shown(montones, entered.state, "banker")
 
     assert without_version(entered.hand["result"]) == without_version(dealt.hand["result"])
     assert montones.balances(entered.state) == montones.balances(dealt.state)
@@ -277,12 +291,16 @@ def test_a_random_monte_deck_entered_card_by_card_settles_as_the_app_deals_it(ni
             dealt.do(monte.next_coup, banker)
             entered.do(monte.next_coup, banker)
         coup = dealt.state["coup"]
+        undo_as_shown(monte, entered.state, banker)
         for card in coup["bottom"] + coup["top"]:
             entered.do(monte.enter_card, banker, card)
+            undo_as_shown(monte, entered.state, banker)
         monte_bets(dealt, bets)
         monte_bets(entered, bets)
+        undo_as_shown(monte, entered.state, banker)
         dealt.do(monte.turn_gate, banker)
         entered.do(monte.enter_card, banker, dealt.state["last_coup"]["gate"])
+        undo_as_shown(monte, entered.state, banker)
         assert without_version(entered.state["last_coup"]["result"]) == without_version(
             dealt.state["last_coup"]["result"]
         )
@@ -398,15 +416,18 @@ def test_a_random_monte_bank_deck_entered_card_by_card_settles_as_the_app_deals_
         return
     for card in layout_cards(dealt.state["deal"]["layout"]):
         entered.do(monte_bank.enter_card, banker, card)
+        undo_as_shown(monte_bank, entered.state, banker)
     assert entered.state["deal"]["layout"] == dealt.state["deal"]["layout"]
     monte_bank_bets(dealt, bets)
     monte_bank_bets(entered, bets)
+    undo_as_shown(monte_bank, entered.state, banker)
     turning = monte_bank.turning_order(dealt.state["deal"]["rest"])
     dealt.do(monte_bank.close_bets, banker)
     entered.do(monte_bank.close_bets, banker)
     for card in turning:
         if entered.state["phase"] != "entering":
             break
+        undo_as_shown(monte_bank, entered.state, banker)
         entered.do(monte_bank.enter_card, banker, card)
     mine, theirs = entered.state["last_deal"]["result"], dealt.state["last_deal"]["result"]
     assert without_version(mine) == without_version(theirs)

@@ -8,7 +8,7 @@ from typing import Any
 from montones.rules import own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
-from montones.rules.monte_bank.entry import seen, undo_card, waiting_for
+from montones.rules.monte_bank.entry import can_undo, seen, waiting_for
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
     POSITIONS,
@@ -167,7 +167,7 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
 def _entry(state: State) -> dict[str, Any] | None:
     """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
     return own_deck.shown(
-        state, FRENCH, waiting_for(state), seen(state), state["banker"], undo_card
+        state, FRENCH, waiting_for(state), seen(state), state["banker"], can_undo(state)
     )
 
 

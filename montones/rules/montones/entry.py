@@ -41,6 +41,12 @@ def enter_card(state: State, events: Events, who: str, code: str) -> None:
         settle(state, events, cards)
 
 
+def can_undo(state: State) -> bool:
+    """Whether :func:`undo_card` takes a card back now: one is entered and the hand still
+    waits for the next (the banker's card settles it)."""
+    return waiting_for(state) is not None and bool(state["hand"]["entered"])
+
+
 @action
 def undo_card(state: State, events: Events, who: str) -> None:
     """The last card entered taken back (the banker's settles the hand: it is never waiting)."""

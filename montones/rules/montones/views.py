@@ -8,8 +8,8 @@ from typing import Any
 from montones.rules import own_deck, table
 from montones.rules.cards import SPANISH
 from montones.rules.montones.bets import most_stake
+from montones.rules.montones.entry import can_undo, waiting_for
 from montones.rules.montones.entry import turned as turned_cards
-from montones.rules.montones.entry import undo_card, waiting_for
 from montones.rules.montones.settle import REY, explained, heap_wins
 from montones.rules.montones.state import (
     AUCTION,
@@ -150,7 +150,7 @@ def _entry(state: State) -> dict[str, Any] | None:
         heap and f"heap {heap}",
         hand.get("entered", []) if hand else [],
         banker_of(state),
-        undo_card,
+        can_undo(state),
     )
 
 
