@@ -125,7 +125,8 @@ def test_the_history_says_an_own_deck_hand_had_no_sealed_shuffle(app):
     assert night.clients[punter].get(f"/t/{night.code}/verify/1").status_code == 404
 
 
-def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+def own_montones(app):
+    """A Montones table of Ana (banker), Ben and Eva with its own cards: its heaps wait."""
     night = MonteNight.__new__(MonteNight)
     night.form = lambda token, chips, **settings: {
         "csrf_token": token,
@@ -143,6 +144,11 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     assert night.do("Ana", "offer", amount=50).status_code == 200
     night.do("Ben", "pass")
     night.do("Eva", "pass")
+    return night
+
+
+def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+    night = own_montones(app)
     assert night.state()["phase"] == "heaps"  # no cut: the deck on the table is cut by hand
     night.do("Ana", "heaps", count=3, stage=night.stage())
     night.do("Ben", "choose", heap=3, stage=night.stage())
@@ -187,3 +193,25 @@ def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):
     assert night.do(banker, "undo_card", stage=stage).status_code == 200
     assert night.do(banker, "undo_card", stage=stage).status_code == 409
     assert night.state()["coup"]["entered"] == ["KH"]
+
+
+def test_after_a_rey_the_banker_keeps_the_heaps_of_their_own_cards_by_counting_them(app):
+    night = own_montones(app)
+    night.do("Ana", "heaps", count=3, stage=night.stage())
+    night.do("Ben", "choose", heap=3, stage=night.stage())
+    night.do("Ben", "bet", heap=1, amount=10, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    for card in ("6o", "2c", "Re"):
+        night.do("Ana", "card", card=card, stage=night.stage())
+    bar = text(night.clients["Ana"].get(f"/t/{night.code}")).split("How many heaps are there now?")
+    assert len(bar) == 2 and bar[1].split()[:3] == ["2", "3", "4"]  # the three and a new one
+    assert "How many heaps are there now?" not in text(night.clients["Ben"].get(f"/t/{night.code}"))
+    response = night.do("Ana", "keep_entered", count=5, stage=night.stage())
+    assert "make 2 to 4 heaps" in notice(response) and night.state()["phase"] == "settled"
+    assert night.do("Ana", "keep_entered", count=4, stage=night.stage()).status_code == 200
+    hand = night.state()["hand"]
+    assert night.state()["phase"] == "betting" and len(hand["heaps"]) == 4 and hand["rey_kept"]
+    night.do("Eva", "choose", heap=4, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    cards = dict(picked(night.clients["Ana"].get(f"/t/{night.code}")))
+    assert [code for code, greyed in cards.items() if greyed] == ["6o", "2c", "Re"]

@@ -54,7 +54,14 @@ from montones.rules.montones.deal import (
     split_heaps,
     uneven_sizes,
 )
-from montones.rules.montones.entry import enter_card, turned, undo_card, waiting_for
+from montones.rules.montones.entry import (
+    enter_card,
+    keep_entered,
+    most_kept,
+    turned,
+    undo_card,
+    waiting_for,
+)
 from montones.rules.montones.odds import banker_card_bet, heap_bet, table_odds, whole_bank_bet
 from montones.rules.montones.record import (
     check_dealt,
@@ -158,6 +165,11 @@ ACTIONS: dict[str, Action] = {
     "close": Action(lambda s, who, p, now: close_bets(s, who)),
     "next": Action(lambda s, who, p, now: next_hand(s, who, now)),
     "keep": Action(lambda s, who, p, now: keep_heaps(s, who, p["heap"], now), (_HEAP,)),
+    # With the table's own cards, the banker says how many heaps the kept ones make.
+    "keep_entered": Action(
+        lambda s, who, p, now: keep_entered(s, who, p["count"], now),
+        (Field("count", Phrase("The number of heaps")),),
+    ),
     "abona": Action(
         lambda s, who, p, now: se_abona(s, who, p["amount"], now),
         (Field("amount", Phrase("The new bank")),),
@@ -273,11 +285,13 @@ __all__ = [
     "heap_payout",
     "heap_wins",
     "join",
+    "keep_entered",
     "keep_heaps",
     "leave",
     "lifting_order",
     "live_commitment",
     "make_heaps",
+    "most_kept",
     "most_stake",
     "my_view",
     "new_table",
