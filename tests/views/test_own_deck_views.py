@@ -170,6 +170,10 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
     tv = night.host.get(f"/t/{night.code}/tv")
     assert tv.status_code == 200
+    # The TV's line says at once what the table does: no heap is turned by the app.
+    line = tv.get_data(as_text=True).split('class="tv-status__line"')[1].split("</h1>")[0]
+    assert "Turning the heaps" not in line and "reveal-" not in line
+    assert "The heaps are turned" in line
     # The cards were the reveal, shown as they were entered: none turns again on the TV or a
     # phone; the verdicts and the payments come at once after the banker's card is named.
     for page in (tv, night.clients["Ben"].get(f"/t/{night.code}")):
