@@ -207,9 +207,9 @@ def test_after_a_rey_the_banker_keeps_the_heaps_of_their_own_cards_by_counting_t
     night.do("Ana", "close", stage=night.stage())
     for card in ("6o", "2c", "Re"):
         night.do("Ana", "card", card=card, stage=night.stage())
-    bar = text(night.clients["Ana"].get(f"/t/{night.code}")).split("How many heaps are there now?")
+    bar = text(night.clients["Ana"].get(f"/t/{night.code}")).split("how many are there now?")
     assert len(bar) == 2 and bar[1].split()[:3] == ["2", "3", "4"]  # the three and a new one
-    assert "How many heaps are there now?" not in text(night.clients["Ben"].get(f"/t/{night.code}"))
+    assert "how many are there now?" not in text(night.clients["Ben"].get(f"/t/{night.code}"))
     response = night.do("Ana", "keep_entered", count=5, stage=night.stage())
     assert "make 2 to 4 heaps" in notice(response) and night.state()["phase"] == "settled"
     assert night.do("Ana", "keep_entered", count=4, stage=night.stage()).status_code == 200
@@ -219,3 +219,32 @@ def test_after_a_rey_the_banker_keeps_the_heaps_of_their_own_cards_by_counting_t
     night.do("Ana", "close", stage=night.stage())
     cards = dict(picked(night.clients["Ana"].get(f"/t/{night.code}")))
     assert [code for code, greyed in cards.items() if greyed] == ["6o", "2c", "Re"]
+
+
+def test_monte_bank_screens_show_the_positions_entered_so_far_not_the_draw(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="banker")
+    night.draw()
+    night.put_up()
+    banker, punter = night.banker, night.punters[0]
+    for card in ("7S", "7H", "AD", "3C"):  # a pair at ul, then ur and ll: lr is awaited
+        assert night.do(banker, "card", card=card, stage=night.stage()).status_code == 200
+    for page in (
+        night.host.get(f"/t/{night.code}/tv"),
+        night.clients[punter].get(f"/t/{night.code}"),
+        night.clients[banker].get(f"/t/{night.code}"),
+    ):
+        felt = page.get_data(as_text=True).split('id="felt"')[1].split("</section>")[0]
+        assert "The draw for the first bank" not in felt
+        for position, cards in (("ul", ["7S", "7H"]), ("ur", ["AD"]), ("ll", ["3C"])):
+            place = felt.split(f'id="pos-{position}"')[1].split("</div>")[0]
+            assert re.findall(r'data-card="(\w\w)"', place) == cards
+        waiting = felt.split('id="pos-lr"')[1].split("</div>")[0]
+        assert "mb__slot--next" in waiting and "data-card" not in waiting
+        assert "Live cards" not in text_of(felt)
+    night.do(banker, "card", card="KH", stage=night.stage())
+    felt = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    assert night.state()["phase"] == "betting" and "mb__slot" not in felt and "Live cards" in felt
+
+
+def text_of(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))

@@ -37,7 +37,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     last = state["last_deal"]
     passed = state["passed"]
     shown = None
-    if phase == BETTING or (phase == own_deck.ENTERING and deal["turned"] is not None):
+    if phase in (BETTING, own_deck.ENTERING) and deal is not None:
+        # With the table's own cards, the layout shows as its cards are entered, one by one.
         shown = deal
     elif phase == DEAL_OVER:
         shown = last
@@ -95,7 +96,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         # The side cards on the layout, each with what a round on it pays; the cards set aside.
         "sides": _sides(shown["layout"]) if shown else [],
         "set_aside": shown["layout"].get(SET_ASIDE, []) if shown else [],
-        "live": live_words(shown["layout"]) if shown else [],
+        # Which cards match each position, once the four are down.
+        "live": live_words(shown["layout"]) if shown and shown["layout"]["lr"] else [],
         "bets": bets,
         "spots": spots,
         "turned": result["turned"] if result else (shown or {}).get("turned") or [],
