@@ -115,6 +115,8 @@ SETTLES = "settled"  # the event of an action that settles a hand, recorded by h
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
 SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
 DECK = SPANISH
+# What of a table's settings its TV's demonstration plays with (montones.rules.demo).
+DEMO_SETTINGS: tuple[str, ...] = ()
 
 
 def _all_in(state: State, pid: str) -> int:
@@ -241,6 +243,7 @@ __all__ = [
     "BETTING",
     "CUT",
     "DECK",
+    "DEMO_SETTINGS",
     "DEFAULT_SETTINGS",
     "FINISHED",
     "HEAPS",
