@@ -248,3 +248,26 @@ def test_monte_bank_screens_show_the_positions_entered_so_far_not_the_draw(app):
 
 def text_of(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def test_a_void_deal_of_the_tables_own_cards_is_said_on_every_screen_until_the_next_card(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="banker")
+    night.draw()
+    night.put_up()
+    banker, punter = night.banker, night.punters[0]
+    for card in ("7S", "JD", "2C", "2D"):  # the two lower cards of one rank: void
+        night.do(banker, "card", card=card, stage=night.stage())
+    assert night.state()["void"]["why"] == "lower pair"
+    for page in (
+        night.host.get(f"/t/{night.code}/tv"),
+        night.clients[punter].get(f"/t/{night.code}"),
+    ):
+        felt = text_of(page.get_data(as_text=True).split('id="felt"')[1].split("</section>")[0])
+        assert "Void deal: the two lower cards are of one rank" in felt
+        assert "laid out again, each entered as it comes" in felt and "cuts" not in felt
+    night.do(banker, "card", card="7S", stage=night.stage())  # the new deal's first card
+    felt = (
+        night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True).split('id="felt"')[1]
+    )
+    assert "Void deal" not in text_of(felt.split("</section>")[0])
+    assert 'data-card="7S"' in felt.split('id="pos-ul"')[1].split("</div>")[0]
