@@ -6,7 +6,10 @@ per action; the game's own template words each step (``templates/games/<NAME>/_d
 turns a step's kind and the TV's view of it into a caption). Nothing of it touches a
 table: no database, no ledger, no history. It is a replay, not a deal: its cards come from a
 seed (:func:`montones.rules.chance.rehearsal`), so the same seed plays the same hand in any
-worker, and every TV of a table shows the same step at the same time (:func:`step_at`).
+worker, and every TV of a table shows the same step at the same time (:func:`step_at`). It
+plays with the table's settings that change what a hand shows (the game's ``DEMO_SETTINGS``:
+Monte Bank's side cards), the game's defaults for the rest (its four computer players, with
+their few chips, must be able to play any table's hand).
 """
 
 from __future__ import annotations
@@ -34,31 +37,36 @@ SEATED = "seated"  # the first step's kind: the players at the table, before any
 class Step:
     """One step of a demonstration hand: what was done (``kind``: an action of the game, a
     move the game made by itself, or :data:`SEATED`), by whom (``seat``, None for the game or
-    the host), and the table after it: its state and the TV's view of it."""
+    the host), and the table after it (the TV draws its view, in its own language)."""
 
     kind: str
     seat: str | None
     state: State
-    view: dict[str, Any]
 
 
-def hand(rules: Game, seed: str) -> list[Step]:
-    """A demonstration hand of ``rules``'s game from ``seed``: the players seated, then every
-    action up to the one that settles the hand (its ``SETTLES`` event), the last step."""
+def settings_of(rules: Game, table_settings: dict[str, Any]) -> dict[str, Any]:
+    """What of a table's settings its demonstration plays with (``rules.DEMO_SETTINGS``)."""
+    return {key: table_settings[key] for key in rules.DEMO_SETTINGS if key in table_settings}
+
+
+def hand(rules: Game, seed: str, settings: dict[str, Any] | None = None) -> list[Step]:
+    """A demonstration hand of ``rules``'s game from ``seed`` at a table of ``settings``
+    (:func:`settings_of`): the players seated, then every action up to the one that settles
+    the hand (its ``SETTLES`` event), the last step."""
     with chance.rehearsal(seed):
-        return _played(rules, Random(seed))
+        return _played(rules, Random(seed), settings or {})
 
 
-def _played(rules: Game, rng: Random) -> list[Step]:
+def _played(rules: Game, rng: Random, settings: dict[str, Any]) -> list[Step]:
     # The clock a demonstration plays on starts at 0: nothing of it is real time.
     now = 0.0
-    state = rules.new_table()
+    state = rules.new_table(settings)
     for number, name in enumerate(NAMES[:PLAYERS], start=1):
         state, _events = rules.join(state, f"p{number}", name, CHIPS, computer=True)
-    steps = [_step(rules, SEATED, None, state, now)]
+    steps = [Step(SEATED, None, state)]
     if "draw" in rules.ACTIONS:  # the host's draw for the first bank, where the game has one
         state, _events = rules.ACTIONS["draw"].call(state, "host", {}, now)
-        steps.append(_step(rules, "draw", None, state, now))
+        steps.append(Step("draw", None, state))
     while len(steps) < MOST_STEPS:
         now += STEP_SECONDS
         move = _next_move(rules, state, rng, now)
@@ -67,12 +75,12 @@ def _played(rules: Game, rng: Random) -> list[Step]:
         seat, kind, params = move
         spec = rules.ACTIONS[kind]
         state, events = spec.call(state, seat, spec.params(state, seat, params), now)
-        steps.append(_step(rules, kind, seat, state, now))
+        steps.append(Step(kind, seat, state))
         settled = any(event["type"] == rules.SETTLES for event in events)
         follow = rules.follow_up(state, now)
         if follow is not None:
             kind, state, events = follow
-            steps.append(_step(rules, kind, None, state, now))
+            steps.append(Step(kind, None, state))
             settled = settled or any(event["type"] == rules.SETTLES for event in events)
         if settled:
             return steps
@@ -95,19 +103,17 @@ def _next_move(
     return None
 
 
-def _step(rules: Game, kind: str, seat: str | None, state: State, now: float) -> Step:
-    view = rules.view(state, None, now)
-    return Step(kind, seat, state, view)
-
-
-def step_at(rules: Game, table_code: str, now: float) -> tuple[int, int, Step]:
-    """What every TV of the table ``table_code`` shows at wall time ``now``: the number of
-    the hand in the cycle (each played from its own seed), the step's index in it, and the
-    step. Each step shows for :data:`STEP_SECONDS`, a hand's result :data:`RESULT_HOLD` steps
-    longer; then the next hand, and after the last of the cycle the first again."""
+def step_at(
+    rules: Game, table_code: str, now: float, settings: dict[str, Any] | None = None
+) -> tuple[int, int, Step]:
+    """What every TV of the table ``table_code`` (of ``settings``: :func:`settings_of`) shows
+    at wall time ``now``: the number of the hand in the cycle (each played from its own seed),
+    the step's index in it, and the step. Each step shows for :data:`STEP_SECONDS`, a hand's
+    result :data:`RESULT_HOLD` steps longer; then the next hand, and after the last of the
+    cycle the first again."""
     # The hands differ in length: the cycle is played whole at every ask (a few milliseconds)
     # to find the one this tick falls in, with no memory of it kept anywhere.
-    cycle = [hand(rules, seed(table_code, n)) for n in range(CYCLE)]
+    cycle = [hand(rules, seed(table_code, n), settings) for n in range(CYCLE)]
     tick = int(now // STEP_SECONDS) % sum(len(steps) + RESULT_HOLD for steps in cycle)
     for number, steps in enumerate(cycle):
         if tick < len(steps) + RESULT_HOLD:

@@ -121,6 +121,8 @@ class Game(Protocol):
         and cut (``dealt``): each a line saying where a hand is not what that deck deals."""
 
     # --- the computer players and the TV's demonstration -----------------------------------
+    DEMO_SETTINGS: tuple[str, ...]  # a table's settings its TV's demonstration plays with
+
     def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
         """A computer player's next action from its seat's ``view`` (never the deck): one of
         :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.

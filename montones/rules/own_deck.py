@@ -102,22 +102,17 @@ def shown(
     waiting: str | None,
     seen: list[str],
     banker: str | None,
-    undo: Callable[[State, str], tuple[State, Events]],
+    undoable: bool,
 ) -> dict | None:
     """What every screen shows of the entry (None at a table that deals): who enters now
     (:func:`enterer`: the host for a computer banker), what
     card is awaited (``waiting``, the engine's word for it), the cards seen in this deal or
-    deck, the last one entered, and whether it can still be taken back."""
+    deck, and whether the last one entered can still be taken back (``undoable``: the engine's
+    ``can_undo``, what its ``undo_card`` allows the one who enters)."""
     if not own(state):
         return None
-    by = enterer(state, banker)
-    try:
-        undo(state, "host" if by == "host" else banker or "")
-        undoable = True
-    except RulesError:
-        undoable = False
     return {
-        "by": by,
+        "by": enterer(state, banker),
         "waiting": waiting,
         "seen": list(seen),
         "codes": list(deck.codes),

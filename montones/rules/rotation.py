@@ -151,7 +151,8 @@ def bank_actions(put_up_bank: Callable[..., tuple[State, Events]]) -> dict[str, 
     (``draw``), and the banker puts up a bank of an amount (``bank``, the game's
     ``put_up_bank``, told the time it is put up)."""
     return {
-        "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True),
+        # A move of the game, as a card entered is: refused while the table is paused.
+        "draw": Action(lambda s, who, p, now: draw_for_bank(s), host=True, plays=True),
         "bank": Action(
             lambda s, who, p, now: put_up_bank(s, who, p["amount"], now),
             (Field("amount", Phrase("The bank")),),

@@ -45,7 +45,8 @@ class Action:
     the felt does it, on the place named by its first field (a heap, a layout), with the stake
     chosen in the action bar when it has an ``amount``; ``confirm``: it cannot be taken back,
     so the screen asks "are you sure?" first; ``plays``: a host's action that is a move of the
-    game (a card entered), refused while the table is paused as every player's move is.
+    game (a card entered, the draw for the first bank), refused while the table is paused as
+    every player's move is.
     """
 
     call: Callable[[State, str, dict[str, Any], float], tuple[State, Events]]

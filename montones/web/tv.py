@@ -74,11 +74,13 @@ def demonstration(table) -> dict[str, Any] | None:
     if table.state["players"] or table.ended_at:
         return None
     now = clock().time()
-    number, index, step = demo.step_at(game(table.game), table.code, now)
+    rules = game(table.game)
+    settings = demo.settings_of(rules, table.state["settings"])
+    number, index, step = demo.step_at(rules, table.code, now, settings)
     # The step's view shows its result at once: a reveal (show.js) takes longer than a step.
     # Drawn again from its state (as every TV's view is, without the time) for the computers'
     # names in the TV's language.
-    view = game(table.game).view(shown_state(step.state), None, None)
+    view = rules.view(shown_state(step.state), None, None)
     view["version"] += 1
     return {
         "number": number + 1,

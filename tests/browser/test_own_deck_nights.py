@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.helpers.screens import PHONE, TV, screenshot
 
 TIMEOUT = 10_000
-SHOTS = Path("/tmp/shots/fix42")
+SHOTS = Path("/tmp/shots/deck42")
 
 
 def shot(page, name):
@@ -148,6 +148,13 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
         expect(banker.locator(f'#picker button[value="{card}"]')).to_be_disabled(timeout=TIMEOUT)
     shot(banker, "own-monte_bank-de-phone-picker")
     picker_fits(banker, "own-monte_bank-de-phone-picker")
+    # Every screen shows the layout as it is entered (not the draw): the pair at ul, ur next.
+    for screen in (punter, tv):
+        expect(screen.locator('#pos-ul svg[data-card="7D"]')).to_be_visible(timeout=TIMEOUT)
+        expect(screen.locator("#pos-ur .mb__slot--next")).to_be_visible()
+        expect(screen.locator("#felt .draw")).to_have_count(0)
+    shot(punter, "own-monte_bank-de-phone-entering")
+    shot(tv, "own-monte_bank-de-tv-entering")
     for card in ("JD", "2C", "4C"):  # tapped as quickly as a hand can: entered in that order
         banker.locator(f'#picker button[value="{card}"]').click()
     expect(tv.locator('#pos-lr svg[data-card="4C"]')).to_be_visible(timeout=TIMEOUT)
@@ -204,6 +211,41 @@ def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
     expect(tv.locator("#felt .heap__turn, #felt .flip")).to_have_count(0)
     shot(tv, "own-montones-ru-tv-settled")
     shot(ben, "own-montones-ru-phone-settled")
+    # The next hand: the banker turns a Rey and keeps the heaps, counting them (the three and
+    # a new one); the cards turned before stay greyed in the picker.
+    post(ana, "next")
+    ana.locator('form[hx-post$="/a/heaps"]:has(input[name="count"][value="3"]) button').click()
+    expect(tv.locator("#felt .heap")).to_have_count(3, timeout=TIMEOUT)
+    ben.locator('#intent input[name="mode"][value="choose"]').check(force=True)
+    ben.locator("#heap-3 button.heap__card").click()
+    expect(tv.locator("#heap-3.heap--bank")).to_have_count(1, timeout=TIMEOUT)
+    post(ana, "close")
+    for card in ("7o", "5c"):
+        pick(ana, tv, card)
+    ana.locator('#picker button[value="Rb"]').click()
+    keep = ana.locator('form[hx-post$="/a/keep_entered"] button')
+    expect(keep).to_have_count(3, timeout=TIMEOUT)  # 2, 3 or 4 heaps
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    expect(keep.last).to_be_visible(timeout=TIMEOUT)  # once the TV has shown the Rey
+    for size in PHONES:
+        ana.set_viewport_size(size)
+        keep.last.scroll_into_view_if_needed()
+        assert ana.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        shot(ana, f"own-montones-ru-phone-keep-{size['width']}")
+    ana.set_viewport_size(PHONE)
+    ana.locator(
+        'form[hx-post$="/a/keep_entered"]:has(input[name="count"][value="4"]) button'
+    ).click()
+    expect(tv.locator("#felt .heap")).to_have_count(4, timeout=TIMEOUT)
+    shot(tv, "own-montones-ru-tv-kept")
+    ben.locator('#intent input[name="mode"][value="choose"]').check(force=True)
+    ben.locator("#heap-4 button.heap__card").click()
+    expect(tv.locator("#heap-4.heap--bank")).to_have_count(1, timeout=TIMEOUT)
+    post(ana, "close")
+    expect(ana.locator("#picker button:disabled")).to_have_count(3, timeout=TIMEOUT)
+    for card in ("7o", "5c", "Rb"):
+        expect(ana.locator(f'#picker button[value="{card}"]')).to_be_disabled()
+    shot(ana, "own-montones-ru-phone-kept-picker")
 
 
 def test_the_host_enters_the_cards_of_a_montones_hand_on_the_host_page(chromium, server):

@@ -64,3 +64,31 @@ def test_the_tv_plays_its_demonstration_until_the_first_player_sits_down(
     expect(tv.locator("#felt")).to_be_visible()
     expect(tv.locator("#players")).to_contain_text("Ana", timeout=TIMEOUT)
     screenshot(tv, f"tv-demo-gone-{played}-{language}")
+
+
+SIDE_CARDS_DEALT = {"de-DE": "Seitenkarten von oben", "ru-RU": "боковые карты"}
+
+
+@pytest.mark.parametrize("language", SIDE_CARDS_DEALT)
+def test_a_side_card_table_s_demonstration_deals_and_captions_its_side_cards(
+    chromium, server, language
+):
+    """Issue 41: a Monte Bank table of two side cards plays them in its demonstration, the
+    caption saying how they are dealt, the felt showing them, in the longest languages."""
+    base, _process, _folder, _port = server
+    host = Phone(base)
+    host.page("/")
+    form = monte_bank_form(host.token, mb_side_cards=2)
+    code = host.http.post("/tables", data=form).headers["location"].split("/")[2]
+    tv = chromium.new_context(viewport=TV, locale=language).new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    # A void deal is dealt again: the cycle's hands deal side cards within a few steps.
+    wait = 3 * (demo.RESULT_HOLD + 8) * demo.STEP_SECONDS * 1000
+    expect(tv.locator(".demo__caption")).to_contain_text(SIDE_CARDS_DEALT[language], timeout=wait)
+    for side in ("s1", "s2"):
+        expect(tv.locator(f'.demo__felt [data-demo-id="pos-{side}"] svg')).to_be_visible()
+    size = "() => getComputedStyle(document.querySelector('.demo__caption')).fontSize"
+    assert float(tv.evaluate(size).removesuffix("px")) >= 32
+    bottom = "() => document.querySelector('.demo').getBoundingClientRect().bottom"
+    assert tv.evaluate(bottom) <= TV["height"]
+    screenshot(tv, f"tv-demo-side-cards-{language}")

@@ -258,10 +258,11 @@ def montones_table(app, phase: str, **kwargs) -> Table:
     ended: as betting, and the host ended the night.
     settled: Eva's bet on heap 1 won (6 de copas over the banker's 4 de oros).
     rey: as settled, the banker turned the Rey de copas: the heaps may stay.
+    own_rey: as rey, with the table's own cards entered by the banker (7o, 6o, Rc).
     broken: Eva bet the whole bank of 30 on heap 1 and won: the bank is broken.
     """
-    if phase in OWN:
-        night = _montones(app, own_deck=OWN[phase], **kwargs)
+    if phase in OWN or phase == "own_rey":
+        night = _montones(app, own_deck=OWN.get(phase, "banker"), **kwargs)
         night.ok("Ana", "offer", amount=30)
         night.ok("Ben", "pass")
         night.ok("Eva", "pass")
@@ -269,7 +270,12 @@ def montones_table(app, phase: str, **kwargs) -> Table:
         night.ok("Eva", "bet", heap=1, amount=5)
         night.ok("Ben", "choose", heap=3)
         night.ok("Ana", "close")
-        _entered(night, "Ana", phase, "7o")
+        if phase == "own_rey":
+            for card in ("7o", "6o", "Rc"):
+                night.ok("Ana", "card", card=card)
+            assert night.state()["phase"] == "settled"
+        else:
+            _entered(night, "Ana", phase, "7o")
         return Table(app, night, "montones", dict(MONTONES_ROLES), {})
     night = _montones(app, **kwargs)
     roles = dict(MONTONES_ROLES)

@@ -18,10 +18,10 @@ def test_each_hand_is_played_to_its_result_seen_by_the_tv_at_every_step(name):
     rules = game(name)
     for n in SEEDS:
         steps = demo.hand(rules, demo.seed("DEMO", n))
-        assert steps[0].kind == demo.SEATED and len(steps[0].view["players"]) == demo.PLAYERS
+        assert steps[0].kind == demo.SEATED and len(steps[0].state["seats"]) == demo.PLAYERS
         assert steps[-1].kind in SETTLING[name]
         for step in steps:
-            assert step.view["me"] is None  # the TV's view: nobody's own
+            assert rules.view(step.state)["me"] is None  # the TV's view: nobody's own
         # Chips are conserved: a demonstration is played by the rules, to the chip.
         assert sum(rules.balances(steps[-1].state).values()) == demo.PLAYERS * demo.CHIPS
 
@@ -77,3 +77,34 @@ def test_every_tv_of_a_table_shows_the_same_step_and_the_steps_go_round():
     assert demo.step_at(rules, "ABCD", 1.0) == demo.step_at(rules, "ABCD", 2.0)
     last = (lengths[0] - 1) * demo.STEP_SECONDS + 0.1
     assert demo.step_at(rules, "WXYZ", last)[2] != shown[lengths[0] - 1][2]  # other hands
+
+
+@pytest.mark.parametrize("sides", [1, 2])
+def test_a_side_card_table_s_demonstration_deals_its_side_cards(sides):
+    """Monte Bank's side cards change what a hand shows: its TV's demonstration deals them,
+    and its computers bet on them now and then."""
+    rules = game("monte_bank")
+    settings = demo.settings_of(rules, {**rules.new_table()["settings"], "side_cards": sides})
+    assert settings == {"side_cards": sides}
+    hands = [demo.hand(rules, demo.seed("SIDE", n), settings) for n in range(20)]
+    layouts = [s.state["deal"]["layout"] for steps in hands for s in steps if s.state["deal"]]
+    assert layouts and all(
+        ("s2" in layout) == (sides == 2) and "s1" in layout for layout in layouts
+    )
+    bets = [b for steps in hands for b in (steps[-1].state["last_deal"] or {}).get("bets", [])]
+    assert any({b.get("on"), b.get("against")} & {"s1", "s2"} for b in bets)
+
+
+def test_a_demonstration_plays_the_game_s_defaults_for_the_rest_of_a_table_s_settings():
+    """A table's bank far over the demonstration's chips, its own deck: the computers play
+    the game's defaults (a demonstration must play any table's hand)."""
+    for name, table_settings in (
+        ("monte", {"bank_size": 5_000, "own_deck": "banker"}),
+        ("montones", {"min_bet": 500}),
+        ("monte_bank", {"min_bet": 500, "bank_size": 600, "side_cards": 1}),
+    ):
+        rules = game(name)
+        settings = demo.settings_of(rules, rules.new_table(table_settings)["settings"])
+        assert set(settings) == set(rules.DEMO_SETTINGS)
+        steps = demo.hand(rules, demo.seed("ANY", 0), settings)
+        assert steps[-1].kind in SETTLING[name]

@@ -19,6 +19,18 @@ def without_version(result):
     return {k: v for k, v in result.items() if k != "version"}
 
 
+def undo_as_shown(engine, state, who):
+    """Every screen's "undo" (the view's ``entry.undo``, a plain check) is offered exactly
+    when the engine's undo_card takes the last card back."""
+    try:
+        engine.undo_card(state, who)
+        took = True
+    except RulesError:
+        took = False
+    entry = engine.view(state)["entry"]
+    assert entry is not None and entry["undo"] == took, (state["phase"], took)
+
+
 # --- Montones -----------------------------------------------------------------------------
 
 
@@ -118,24 +130,63 @@ def test_an_own_deck_setting_names_the_banker_or_the_host():
         montones.new_table({"own_deck": "anyone"})
 
 
-def test_own_deck_heaps_are_gathered_after_a_rey():
+def rey_hand(count=3):
+    """An own-deck hand of ``count`` heaps whose banker turned a Rey (Ana bet 5 on heap 1)."""
+    t = own_montones(count)
+    t.do(montones.choose_bank_heap, "ana", count)
+    t.do(montones.bet, "ana", 1, 5)
+    t.do(montones.close_bets, "banker")
+    for card in ("7o", "6o", "5c", "4b")[: count - 1] + ("Rc",):
+        t.do(montones.enter_card, "banker", card)
+    return t
+
+
+def test_own_deck_heaps_can_be_kept_after_a_rey_as_many_as_the_banker_counts():
+    t = rey_hand(3)
+    assert t.hand["result"]["bank_card"] == "Rc" and t.chips("ana") == 95
+    me = montones.view(t.state, "banker", NOW)["me"]
+    assert "keep_entered" in me["can"] and "keep" not in me["can"]
+    assert me["most_kept"] == 4  # the three heaps and the new one
+    with pytest.raises(RulesError, match="cannot see what is left of the heaps"):
+        t.do(montones.keep_heaps, "banker", 1, NOW)
+    for count in (1, 5):
+        with pytest.raises(RulesError, match="make 2 to 4 heaps"):
+            t.do(montones.keep_entered, "banker", count, NOW)
+    with pytest.raises(RulesError, match="only the banker"):
+        t.do(montones.keep_entered, "ana", 4, NOW)
+    t.do(montones.keep_entered, "banker", 4, NOW)
+    assert t.state["phase"] == montones.BETTING and t.hand["rey_kept"]
+    assert len(t.hand["heaps"]) == 4 and t.hand["bank_heap"] is None and t.hand["bets"] == []
+    # The turned cards were taken away: each is seen, greyed, and refused if entered again.
+    assert montones.view(t.state)["entry"]["seen"] == ["7o", "6o", "Rc"]
+    t.do(montones.choose_bank_heap, "ben", 2)
+    t.do(montones.bet, "ana", 4, 5)
+    t.do(montones.close_bets, "banker")
+    with pytest.raises(RulesError, match="Rc is on the table already"):
+        t.do(montones.enter_card, "banker", "Rc")
+    for card in ("Cb", "Ae", "3o", "2o"):  # heap 4 (5 chips), heaps 1 and 3, the banker's
+        t.do(montones.enter_card, "banker", card)
+    assert t.hand["result"]["cards"] == ["Ae", "2o", "3o", "Cb"]
+    assert t.chips("ana") == 100
+
+
+def test_own_deck_heaps_are_gathered_when_no_rey_or_the_bank_closes():
     t = own_montones(3)
     t.do(montones.choose_bank_heap, "ana", 3)
     t.do(montones.close_bets, "banker")
-    for card in ("7o", "6o", "Ro"):
+    for card in ("7o", "6o", "5o"):
         t.do(montones.enter_card, "banker", card)
-    with pytest.raises(RulesError, match="cannot see what is left of the heaps"):
-        t.do(montones.keep_heaps, "banker", 1, NOW)
+    with pytest.raises(RulesError, match="only after the banker turns a Rey"):
+        t.do(montones.keep_entered, "banker", 4, NOW)
+    assert "keep_entered" not in montones.view(t.state, "banker", NOW)["me"]["can"]
+    closing = rey_hand(3)  # a Rey as the bank's time runs out
+    with pytest.raises(RulesError, match="the bank closes after this hand"):
+        closing.do(montones.keep_entered, "banker", 4, NOW + 60 * 60)
+    assert "keep_entered" not in montones.view(closing.state, "banker", NOW + 60 * 60)["me"]["can"]
 
 
-@st.composite
-def montones_nights(draw):
-    order = draw(st.permutations(SPANISH.codes))
-    count = draw(st.integers(2, 8))
-    sizes = uneven_sizes(count, 40, draw(st.randoms(use_true_random=False)))
-    bank_heap = draw(st.integers(1, count))
-    others = [h for h in range(1, count + 1) if h != bank_heap]
-    bets = [
+def montones_bets(draw, others):
+    return [
         (
             draw(st.sampled_from(PUNTERS)),
             draw(st.sampled_from(["bet", "against", "declare"])),
@@ -144,7 +195,25 @@ def montones_nights(draw):
         )
         for _ in range(draw(st.integers(0, 8)))
     ]
-    return order, sizes, bank_heap, bets
+
+
+@st.composite
+def montones_nights(draw):
+    """A deck, its heaps, a hand's bets; and, when the banker's card is a Rey (one night in
+    three is dealt one), how the heaps are kept and the next hand's bets on them."""
+    order = draw(st.permutations(SPANISH.codes))
+    count = draw(st.integers(2, 8))
+    sizes = uneven_sizes(count, 40, draw(st.randoms(use_true_random=False)))
+    bank_heap = draw(st.integers(1, count))
+    if draw(st.integers(0, 2)) == 0:  # the banker's heap shows a Rey (the deck is cut at 7)
+        bottom = (sum(sizes[:bank_heap]) - 1 + 7) % 40
+        rey = order.index(draw(st.sampled_from(["Ro", "Rc", "Re", "Rb"])))
+        order[bottom], order[rey] = order[rey], order[bottom]
+    others = [h for h in range(1, count + 1) if h != bank_heap]
+    bets = montones_bets(draw, others)
+    kept = (draw(st.integers(0, 99)), draw(st.integers(0, 99)), draw(st.integers(1, 9)))
+    again = montones_bets(draw, list(range(1, count + 2)))
+    return order, sizes, bank_heap, bets, kept, again
 
 
 def play_bets(t, bank_heap, bets):
@@ -164,10 +233,26 @@ def play_bets(t, bank_heap, bets):
             pass  # the same refusals at both tables: the property is about what is settled
 
 
+def enter_hand(entered, dealt):
+    """Each heap's bottom card entered as the banker lifts it, as the app dealt it."""
+    undo_as_shown(montones, entered.state, "banker")
+    while montones.waiting_for(entered.state) is not None:
+        heap = montones.waiting_for(entered.state)
+        entered.do(montones.enter_card, "banker", dealt.hand["heaps"][heap - 1][-1])
+        undo_as_shown(montones, entered.state, "banker")
+
+
+def settled_alike(entered, dealt):
+    assert without_version(entered.hand["result"]) == without_version(dealt.hand["result"])
+    assert montones.balances(entered.state) == montones.balances(dealt.state)
+
+
 @settings(max_examples=150, deadline=None)
 @given(montones_nights())
 def test_a_random_montones_deck_entered_card_by_card_settles_as_the_app_deals_it(night):
-    order, sizes, bank_heap, bets = night
+    """A hand, and after a Rey the next hand on the heaps kept: the banker of the table's own
+    cards says how many heaps the kept ones make, and enters what is turned."""
+    order, sizes, bank_heap, bets, (split, position, bank_again), again = night
     dealt = Table(heap_counts=[2, 8])
     dealt.open_bank(40, deck=order)
     dealt.do(montones.cut_deck, dealt.hand["cutter"], 7, NOW)
@@ -180,12 +265,31 @@ def test_a_random_montones_deck_entered_card_by_card_settles_as_the_app_deals_it
     entered.do(montones.make_heaps, "banker", len(sizes))
     play_bets(entered, bank_heap, bets)
     entered.do(montones.close_bets, "banker")
-    while montones.waiting_for(entered.state) is not None:
-        heap = montones.waiting_for(entered.state)
-        entered.do(montones.enter_card, "banker", dealt.hand["heaps"][heap - 1][-1])
+    enter_hand(entered, dealt)
+    settled_alike(entered, dealt)
 
-    assert without_version(entered.hand["result"]) == without_version(dealt.hand["result"])
-    assert montones.balances(entered.state) == montones.balances(dealt.state)
+    can = montones.view(dealt.state, "banker", NOW)["me"]["can"]
+    assert ("keep" in can) == (
+        "keep_entered" in montones.view(entered.state, "banker", NOW)["me"]["can"]
+    )
+    if "keep" not in can:
+        return
+    splittable = [n for n, heap in enumerate(dealt.hand["heaps"], start=1) if len(heap) >= 3]
+    heap = splittable[split % len(splittable)]
+    dealt.do(
+        montones.keep_heaps,
+        "banker",
+        heap,
+        NOW,
+        1 + position % (len(dealt.hand["heaps"][heap - 1]) - 2),
+    )
+    entered.do(montones.keep_entered, "banker", len(dealt.hand["heaps"]), NOW)
+    count = len(dealt.hand["heaps"])
+    for t in (dealt, entered):
+        play_bets(t, 1 + bank_again % count, [b for b in again if b[2] <= count])
+        t.do(montones.close_bets, "banker")
+    enter_hand(entered, dealt)
+    settled_alike(entered, dealt)
 
 
 # --- Monte ----------------------------------------------------------------------------------
@@ -277,12 +381,16 @@ def test_a_random_monte_deck_entered_card_by_card_settles_as_the_app_deals_it(ni
             dealt.do(monte.next_coup, banker)
             entered.do(monte.next_coup, banker)
         coup = dealt.state["coup"]
+        undo_as_shown(monte, entered.state, banker)
         for card in coup["bottom"] + coup["top"]:
             entered.do(monte.enter_card, banker, card)
+            undo_as_shown(monte, entered.state, banker)
         monte_bets(dealt, bets)
         monte_bets(entered, bets)
+        undo_as_shown(monte, entered.state, banker)
         dealt.do(monte.turn_gate, banker)
         entered.do(monte.enter_card, banker, dealt.state["last_coup"]["gate"])
+        undo_as_shown(monte, entered.state, banker)
         assert without_version(entered.state["last_coup"]["result"]) == without_version(
             dealt.state["last_coup"]["result"]
         )
@@ -398,15 +506,18 @@ def test_a_random_monte_bank_deck_entered_card_by_card_settles_as_the_app_deals_
         return
     for card in layout_cards(dealt.state["deal"]["layout"]):
         entered.do(monte_bank.enter_card, banker, card)
+        undo_as_shown(monte_bank, entered.state, banker)
     assert entered.state["deal"]["layout"] == dealt.state["deal"]["layout"]
     monte_bank_bets(dealt, bets)
     monte_bank_bets(entered, bets)
+    undo_as_shown(monte_bank, entered.state, banker)
     turning = monte_bank.turning_order(dealt.state["deal"]["rest"])
     dealt.do(monte_bank.close_bets, banker)
     entered.do(monte_bank.close_bets, banker)
     for card in turning:
         if entered.state["phase"] != "entering":
             break
+        undo_as_shown(monte_bank, entered.state, banker)
         entered.do(monte_bank.enter_card, banker, card)
     mine, theirs = entered.state["last_deal"]["result"], dealt.state["last_deal"]["result"]
     assert without_version(mine) == without_version(theirs)

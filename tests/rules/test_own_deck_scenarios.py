@@ -43,6 +43,12 @@ def montones_entered(s):
     t.do(montones.offer_bank, BANKER, s["bank"])
     t.do(montones.close_auction, NOW)
     t.do(montones.make_heaps, BANKER, len(s["heaps"]))
+    return montones_hand(t, s)["result"]
+
+
+def montones_hand(t, s):
+    """A hand on the heaps made (or kept): the banker's heap, the bets, each card entered as
+    its heap is lifted; returns the hand's record."""
     t.do(montones.choose_bank_heap, next(iter(s["players"])), s["bank_heap"])
     for placed in s["bets"]:
         if placed.get("whole_bank"):
@@ -55,7 +61,7 @@ def montones_entered(s):
     record = None
     while montones.waiting_for(t.state) is not None:
         record = t.enter(s["heaps"][montones.waiting_for(t.state) - 1])
-    return record["result"]
+    return record
 
 
 def monte_entered(s):
@@ -128,3 +134,29 @@ ENTERED = {"montones": montones_entered, "monte": monte_entered, "monte_bank": m
 def test_a_scenario_entered_card_by_card_gives_what_replay_gives(path):
     scenario = json.loads(path.read_text())["scenario"]
     assert ENTERED[scenario["game"]](scenario) == replay(scenario)
+
+
+KEPT = sorted((Path(__file__).parents[1] / "scenarios" / "kept").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", KEPT, ids=[p.stem for p in KEPT])
+def test_heaps_kept_after_a_rey_entered_card_by_card_give_what_replay_gives(path):
+    """A Montones hand whose banker turns a Rey, then the next hand on the heaps kept (the
+    banker says how many they make, the second scenario's heaps): each hand's record is its
+    scenario, and settles as `montones replay` settles it."""
+    first, second = (hand["scenario"] for hand in json.loads(path.read_text())["hands"])
+    expected = [hand["expected"] for hand in json.loads(path.read_text())["hands"]]
+    t = Entered(montones, {"heap_counts": [2, 13]}, first["players"], first["bank"])
+    t.do(montones.offer_bank, BANKER, first["bank"])
+    t.do(montones.close_auction, NOW)
+    t.do(montones.make_heaps, BANKER, len(first["heaps"]))
+    records = [montones_hand(t, first)]
+    t.do(montones.keep_entered, BANKER, len(second["heaps"]), NOW)
+    assert t.state["hand"]["rey_kept"] and t.state["hand"]["discards"] == first["heaps"]
+    records.append(montones_hand(t, second))
+    for record, scenario, result in zip(records, (first, second), expected, strict=True):
+        assert {key: record[key] for key in scenario if key != "game"} == {
+            key: value for key, value in scenario.items() if key != "game"
+        }
+        assert record["result"] == replay(scenario) == result
+        assert record["shuffle"] == {"commitment": None, "own_deck": True}

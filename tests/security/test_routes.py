@@ -228,6 +228,7 @@ MATRIX = [
     Row(M, "b_out",     "/a/sit_in",         {},                                      (JOIN,     R422,      OK,        R422,      JOIN)),
     Row(M, "settled",   "/a/next",           {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(M, "rey",       "/a/keep",           {"heap": 1},                             (JOIN,     BANK,      BANK,      OK,        JOIN)),
+    Row(M, "own_rey",   "/a/keep_entered",   {"count": 4},                            (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(M, "broken",    "/a/abona",          {"amount": 20},                          (JOIN,     BANK,      BANK,      OK,        JOIN)),
     Row(M, "broken",    "/a/close_bank",     {},                                      (JOIN,     BANK,      BANK,      OK,        JOIN)),
     # Montones: the host's actions and the host's switches through a phone's route

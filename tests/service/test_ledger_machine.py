@@ -482,7 +482,9 @@ class LedgerMachine(RuleBasedStateMachine):
                 banker = t.state["bank"]["banker"]
                 self._host(t, "kick", {"seat": banker}, expect_ok=True, label="play kick_banker")
             else:
-                self._host(t, kind, {}, expect_ok=True, label=f"play {kind}")
+                # The draw and the close of the auction are moves: refused while paused.
+                ok = not t.picture.paused
+                self._host(t, kind, {}, expect_ok=ok, label=f"play {kind}")
             return
         fields = self._fields(t, seat, kind, data)
         label = f"play {kind}"

@@ -64,6 +64,47 @@ def test_an_own_deck_montones_night_records_each_card_and_verifies(app, tmp_path
     assert "4 played with the table's own cards: re-settled from the cards entered" in out
 
 
+def test_heaps_kept_after_a_rey_are_recorded_and_verified_hand_by_hand(app, tmp_path, capsys):
+    """A hand whose banker turns a Rey, the heaps kept (the banker counts four), the next hand
+    entered on them: each is a hand of the export, re-settled by `montones verify`, and the
+    ledger follows both."""
+    with app.app_context():
+        table, _ = service.create_table("montones", "Ours", 200, {"own_deck": "banker"})
+        code = table.code
+        ana, ben, eva = seated(code, "Ana", "Ben", "Eva")
+        service.act(code, ana, "offer", {"amount": 100})
+        service.act(code, ben, "pass", {})
+        service.act(code, eva, "pass", {})
+        service.act(code, ana, "heaps", {"count": 3})
+        service.act(code, ben, "bet", {"heap": 1, "amount": 10})
+        service.act(code, eva, "choose", {"heap": 3})
+        service.act(code, ana, "close", {})
+        for card in ("7o", "6c", "Rb"):
+            enter(code, ana, card)
+        table = service.act(code, ana, "keep_entered", {"count": 4})
+        assert table.state["hand"]["rey_kept"] and len(table.state["hand"]["heaps"]) == 4
+        service.act(code, eva, "bet", {"heap": 4, "amount": 20})
+        service.act(code, ben, "choose", {"heap": 2})
+        service.act(code, ana, "close", {})
+        with pytest.raises(service.ServiceError, match="Rb is on the table already"):
+            enter(code, ana, "Rb")
+        for card in ("Cc", "5o", "2e", "4b"):  # heap 4 (20), heaps 1 and 3, the banker's
+            table = enter(code, ana, card)
+        assert table.state["hand"]["result"]["cards"] == ["5o", "4b", "2e", "Cc"]
+        chips = {
+            name: table.state["players"][a.seat]["chips"]
+            for name, a in (("Ben", ben), ("Eva", eva))
+        }
+        assert chips == {"Ben": 190, "Eva": 220}
+    data = export(app, code)
+    assert [hand["heaps"] for hand in data["hands"]] == [
+        ["7o", "6c", "Rb"],
+        ["5o", "4b", "2e", "Cc"],
+    ]
+    status, out = verify_file(tmp_path, data, capsys)
+    assert status == 0, out
+
+
 def test_verify_catches_an_altered_card_of_an_own_deck_hand(app, tmp_path, capsys):
     data = export(app, montones_night(app, hands=2))
     hand = data["hands"][0]

@@ -271,6 +271,31 @@ def test_a_paused_table_skips_no_cutter_and_resuming_gives_the_cut_its_whole_tim
 
 
 @pytest.mark.parametrize(
+    ("game_name", "kind"),
+    [("monte", "draw"), ("monte_bank", "draw"), ("montones", "close_auction")],
+)
+def test_the_hosts_draw_and_close_of_the_auction_wait_for_the_table_to_resume(app, game_name, kind):
+    """Who banks first is a move of the game, as every player's is: refused in words while
+    the host has the table paused, done once it is resumed."""
+    host = Actor(is_host=True)
+    with app.app_context():
+        table, _secret = service.create_table(game_name, "Test", 100, {})
+        code = table.code
+        ana, _ben = (Actor(seat=service.join(code, n)[0].seat) for n in ("Ana", "Ben"))
+        if kind == "close_auction":
+            service.act(code, ana, "offer", {"amount": 10})
+        service.host_action(code, host, "pause")
+        before = service.get_table(code)
+        with pytest.raises(service.ServiceError, match="The host has paused the table"):
+            service.act(code, host, kind, {})
+        after = service.get_table(code)
+        assert (after.version, after.state) == (before.version, before.state)
+        service.host_action(code, host, "resume")
+        service.act(code, host, kind, {})
+        assert service.get_table(code).state["phase"] != before.state["phase"]
+
+
+@pytest.mark.parametrize(
     "statement",
     [
         "UPDATE ledger SET amount = amount + 1",

@@ -125,7 +125,8 @@ def test_the_history_says_an_own_deck_hand_had_no_sealed_shuffle(app):
     assert night.clients[punter].get(f"/t/{night.code}/verify/1").status_code == 404
 
 
-def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+def own_montones(app):
+    """A Montones table of Ana (banker), Ben and Eva with its own cards: its heaps wait."""
     night = MonteNight.__new__(MonteNight)
     night.form = lambda token, chips, **settings: {
         "csrf_token": token,
@@ -143,6 +144,11 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     assert night.do("Ana", "offer", amount=50).status_code == 200
     night.do("Ben", "pass")
     night.do("Eva", "pass")
+    return night
+
+
+def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
+    night = own_montones(app)
     assert night.state()["phase"] == "heaps"  # no cut: the deck on the table is cut by hand
     night.do("Ana", "heaps", count=3, stage=night.stage())
     night.do("Ben", "choose", heap=3, stage=night.stage())
@@ -164,6 +170,10 @@ def test_a_montones_hand_of_its_own_cards_through_the_phones_and_the_tv(app):
     assert night.state()["players"][night.seats["Ben"]]["chips"] == 110
     tv = night.host.get(f"/t/{night.code}/tv")
     assert tv.status_code == 200
+    # The TV's line says at once what the table does: no heap is turned by the app.
+    line = tv.get_data(as_text=True).split('class="tv-status__line"')[1].split("</h1>")[0]
+    assert "Turning the heaps" not in line and "reveal-" not in line
+    assert "The heaps are turned" in line
     # The cards were the reveal, shown as they were entered: none turns again on the TV or a
     # phone; the verdicts and the payments come at once after the banker's card is named.
     for page in (tv, night.clients["Ben"].get(f"/t/{night.code}")):
@@ -187,3 +197,77 @@ def test_two_quick_taps_enter_two_cards_and_two_quick_undos_take_back_one(app):
     assert night.do(banker, "undo_card", stage=stage).status_code == 200
     assert night.do(banker, "undo_card", stage=stage).status_code == 409
     assert night.state()["coup"]["entered"] == ["KH"]
+
+
+def test_after_a_rey_the_banker_keeps_the_heaps_of_their_own_cards_by_counting_them(app):
+    night = own_montones(app)
+    night.do("Ana", "heaps", count=3, stage=night.stage())
+    night.do("Ben", "choose", heap=3, stage=night.stage())
+    night.do("Ben", "bet", heap=1, amount=10, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    for card in ("6o", "2c", "Re"):
+        night.do("Ana", "card", card=card, stage=night.stage())
+    bar = text(night.clients["Ana"].get(f"/t/{night.code}")).split("how many are there now?")
+    assert len(bar) == 2 and bar[1].split()[:3] == ["2", "3", "4"]  # the three and a new one
+    assert "how many are there now?" not in text(night.clients["Ben"].get(f"/t/{night.code}"))
+    response = night.do("Ana", "keep_entered", count=5, stage=night.stage())
+    assert "make 2 to 4 heaps" in notice(response) and night.state()["phase"] == "settled"
+    assert night.do("Ana", "keep_entered", count=4, stage=night.stage()).status_code == 200
+    hand = night.state()["hand"]
+    assert night.state()["phase"] == "betting" and len(hand["heaps"]) == 4 and hand["rey_kept"]
+    night.do("Eva", "choose", heap=4, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    cards = dict(picked(night.clients["Ana"].get(f"/t/{night.code}")))
+    assert [code for code, greyed in cards.items() if greyed] == ["6o", "2c", "Re"]
+
+
+def test_monte_bank_screens_show_the_positions_entered_so_far_not_the_draw(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="banker")
+    night.draw()
+    night.put_up()
+    banker, punter = night.banker, night.punters[0]
+    for card in ("7S", "7H", "AD", "3C"):  # a pair at ul, then ur and ll: lr is awaited
+        assert night.do(banker, "card", card=card, stage=night.stage()).status_code == 200
+    for page in (
+        night.host.get(f"/t/{night.code}/tv"),
+        night.clients[punter].get(f"/t/{night.code}"),
+        night.clients[banker].get(f"/t/{night.code}"),
+    ):
+        felt = page.get_data(as_text=True).split('id="felt"')[1].split("</section>")[0]
+        assert "The draw for the first bank" not in felt
+        for position, cards in (("ul", ["7S", "7H"]), ("ur", ["AD"]), ("ll", ["3C"])):
+            place = felt.split(f'id="pos-{position}"')[1].split("</div>")[0]
+            assert re.findall(r'data-card="(\w\w)"', place) == cards
+        waiting = felt.split('id="pos-lr"')[1].split("</div>")[0]
+        assert "mb__slot--next" in waiting and "data-card" not in waiting
+        assert "Live cards" not in text_of(felt)
+    night.do(banker, "card", card="KH", stage=night.stage())
+    felt = night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True)
+    assert night.state()["phase"] == "betting" and "mb__slot" not in felt and "Live cards" in felt
+
+
+def text_of(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def test_a_void_deal_of_the_tables_own_cards_is_said_on_every_screen_until_the_next_card(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="banker")
+    night.draw()
+    night.put_up()
+    banker, punter = night.banker, night.punters[0]
+    for card in ("7S", "JD", "2C", "2D"):  # the two lower cards of one rank: void
+        night.do(banker, "card", card=card, stage=night.stage())
+    assert night.state()["void"]["why"] == "lower pair"
+    for page in (
+        night.host.get(f"/t/{night.code}/tv"),
+        night.clients[punter].get(f"/t/{night.code}"),
+    ):
+        felt = text_of(page.get_data(as_text=True).split('id="felt"')[1].split("</section>")[0])
+        assert "Void deal: the two lower cards are of one rank" in felt
+        assert "laid out again, each entered as it comes" in felt and "cuts" not in felt
+    night.do(banker, "card", card="7S", stage=night.stage())  # the new deal's first card
+    felt = (
+        night.clients[punter].get(f"/t/{night.code}").get_data(as_text=True).split('id="felt"')[1]
+    )
+    assert "Void deal" not in text_of(felt.split("</section>")[0])
+    assert 'data-card="7S"' in felt.split('id="pos-ul"')[1].split("</div>")[0]

@@ -85,7 +85,7 @@ def test_the_results_are_captioned_by_the_rule_that_decided_them(app):
             # A Rey de oros paid double is the rarest (one hand in twenty or so).
             for n in range(120 if name == "montones" else 40):
                 for step in demo.hand(rules, demo.seed("R", n)):
-                    captions.add(str(words.caption(step.kind, step.view)).strip())
+                    captions.add(str(words.caption(step.kind, rules.view(step.state))).strip())
             assert "" not in captions, name
             for rule, text in said[name].items():
                 assert any(text in caption for caption in captions), (name, rule)
@@ -124,3 +124,42 @@ def test_the_demonstration_s_computers_are_named_in_the_tv_s_language(app, clien
         clock.advance(demo.STEP_SECONDS)
     assert any(name in page for name in shown for page in pages)
     assert not any(name in page for name in other for page in pages)
+
+
+SIDE_CARD = {"en": "side card", "es": "lateral", "de": "Seitenkarte", "ru": "боков"}
+
+
+@pytest.mark.parametrize("sides", [1, 2])
+def test_a_side_card_is_dealt_bet_on_and_paid_in_the_captions_in_every_language(app, sides):
+    """Issue 41: at a Monte Bank table with side cards its demonstration captions the side
+    cards' dealing, a bet on one and its payment, in each of the four languages."""
+    from flask_babel import force_locale
+
+    rules = GAMES["monte_bank"]
+    hands = [demo.hand(rules, demo.seed("S", n), {"side_cards": sides}) for n in range(12)]
+    pays = 3 + sides  # a round on a side card: 4 to 1 with one, 5 to 1 with two
+    with app.test_request_context():
+        words = app.jinja_env.get_template("games/monte_bank/_demo.html").module
+        for language, side_card in SIDE_CARD.items():
+            with force_locale(language):
+                said = {
+                    (step.kind, str(words.caption(step.kind, rules.view(step.state))).strip())
+                    for steps in hands
+                    for step in steps
+                }
+            sided = {kind for kind, caption in said if side_card in caption}
+            assert {"cut", "bet", "close"} <= sided, (language, sided)
+            closes = [c for kind, c in said if kind == "close" and side_card in c]
+            assert all(f"{pays} " in c for c in closes), (language, closes)
+
+
+def test_the_tv_of_a_side_card_table_shows_its_side_card_in_the_demonstration(app, client, clock):
+    with app.app_context():
+        table, _secret = service.create_table("monte_bank", "Demo", 100, {"side_cards": 1})
+    shown = []
+    for _ in range(40):
+        shown.append(fragment(client, table.code))
+        clock.advance(demo.STEP_SECONDS)
+    assert any('data-demo-id="pos-s1"' in page for page in shown)
+    captions = [CAPTION.search(page).group(1) for page in shown]
+    assert any("then 1 side card from the top" in caption for caption in captions)

@@ -75,6 +75,8 @@ SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded 
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
 DECK = FRENCH
+# What of a table's settings its TV's demonstration plays with (montones.rules.demo).
+DEMO_SETTINGS: tuple[str, ...] = ()
 
 
 ACTIONS: dict[str, Action] = {
@@ -140,6 +142,7 @@ __all__ = [
     "COUP_OVER",
     "CUT",
     "DECK",
+    "DEMO_SETTINGS",
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_CARD_COUPS",

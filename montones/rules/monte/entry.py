@@ -67,6 +67,13 @@ def enter_card(state: State, events: Events, who: str, code: str) -> None:
         )
 
 
+def can_undo(state: State) -> bool:
+    """Whether :func:`undo_card` takes a card back now: a layout's card is entered and no bet
+    is on the layouts yet (the gate settles the coup: it is never taken back)."""
+    coup = state["coup"]
+    return waiting_for(state) is not None and bool(coup["entered"]) and not coup["bets"]
+
+
 @action
 def undo_card(state: State, events: Events, who: str) -> None:
     """The last layout card taken back, while no bet is on it (the gate settles: never)."""

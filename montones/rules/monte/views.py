@@ -8,7 +8,7 @@ from typing import Any
 from montones.rules import own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.monte.actions import COUP_OVER, cut_deadline
-from montones.rules.monte.entry import seen, undo_card, waiting_for
+from montones.rules.monte.entry import can_undo, seen, waiting_for
 from montones.rules.monte.record import live_commitment, unseen_before_gate
 from montones.rules.monte.settle import LAYOUTS, max_coups, winning_unseen
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
@@ -127,7 +127,7 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
 def _entry(state: State) -> dict[str, Any] | None:
     """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
     return own_deck.shown(
-        state, FRENCH, waiting_for(state), seen(state), state["banker"], undo_card
+        state, FRENCH, waiting_for(state), seen(state), state["banker"], can_undo(state)
     )
 
 

@@ -95,6 +95,8 @@ TITLE = Phrase("Monte Bank")
 HIDDEN_WHILE_LIVE = ("deck",)
 SEALED = hand_records.OPENS
 DECK = FRENCH
+# A table's side cards are dealt in its TV's demonstration too (montones.rules.demo).
+DEMO_SETTINGS: tuple[str, ...] = ("side_cards",)
 
 ACTIONS: dict[str, Action] = {
     **rotation.bank_actions(put_up_bank),
@@ -182,6 +184,7 @@ __all__ = [
     "CUT",
     "DEAL_OVER",
     "DECK",
+    "DEMO_SETTINGS",
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_OF_A_RANK",

@@ -118,6 +118,19 @@ def _void(state: State, events: Events, why: str) -> None:
     _shuffle(state, events, 0.0)
 
 
+def can_undo(state: State) -> bool:
+    """Whether :func:`undo_card` takes a card back now: a turned card; a layout's card while
+    no bet is on the layout (the card that settles or voids a deal is never waiting)."""
+    deal = state["deal"]
+    if not own_deck.own(state) or deal is None:
+        return False
+    if state["phase"] == BETTING:
+        return not deal["bets"] and bool(deal["entered"])
+    if state["phase"] != own_deck.ENTERING:
+        return False
+    return bool(deal["turned"] if deal["turned"] is not None else deal["entered"])
+
+
 @action
 def undo_card(state: State, events: Events, who: str) -> None:
     """The last card taken back: a turned card, or a layout's while no bet is on it."""

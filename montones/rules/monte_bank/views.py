@@ -8,7 +8,7 @@ from typing import Any
 from montones.rules import own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
-from montones.rules.monte_bank.entry import seen, undo_card, waiting_for
+from montones.rules.monte_bank.entry import can_undo, seen, waiting_for
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
     POSITIONS,
@@ -37,7 +37,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
     last = state["last_deal"]
     passed = state["passed"]
     shown = None
-    if phase == BETTING or (phase == own_deck.ENTERING and deal["turned"] is not None):
+    if phase in (BETTING, own_deck.ENTERING) and deal is not None:
+        # With the table's own cards, the layout shows as its cards are entered, one by one.
         shown = deal
     elif phase == DEAL_OVER:
         shown = last
@@ -95,7 +96,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         # The side cards on the layout, each with what a round on it pays; the cards set aside.
         "sides": _sides(shown["layout"]) if shown else [],
         "set_aside": shown["layout"].get(SET_ASIDE, []) if shown else [],
-        "live": live_words(shown["layout"]) if shown else [],
+        # Which cards match each position, once the four are down.
+        "live": live_words(shown["layout"]) if shown and shown["layout"]["lr"] else [],
         "bets": bets,
         "spots": spots,
         "turned": result["turned"] if result else (shown or {}).get("turned") or [],
@@ -167,7 +169,7 @@ def my_view(state: State, seat: str | None, now: float | None = None) -> dict[st
 def _entry(state: State) -> dict[str, Any] | None:
     """The entry of the table's own cards, as every screen shows it (own_deck.shown)."""
     return own_deck.shown(
-        state, FRENCH, waiting_for(state), seen(state), state["banker"], undo_card
+        state, FRENCH, waiting_for(state), seen(state), state["banker"], can_undo(state)
     )
 
 

@@ -54,7 +54,14 @@ from montones.rules.montones.deal import (
     split_heaps,
     uneven_sizes,
 )
-from montones.rules.montones.entry import enter_card, turned, undo_card, waiting_for
+from montones.rules.montones.entry import (
+    enter_card,
+    keep_entered,
+    most_kept,
+    turned,
+    undo_card,
+    waiting_for,
+)
 from montones.rules.montones.odds import banker_card_bet, heap_bet, table_odds, whole_bank_bet
 from montones.rules.montones.record import (
     check_dealt,
@@ -108,6 +115,8 @@ SETTLES = "settled"  # the event of an action that settles a hand, recorded by h
 HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
 SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
 DECK = SPANISH
+# What of a table's settings its TV's demonstration plays with (montones.rules.demo).
+DEMO_SETTINGS: tuple[str, ...] = ()
 
 
 def _all_in(state: State, pid: str) -> int:
@@ -158,6 +167,11 @@ ACTIONS: dict[str, Action] = {
     "close": Action(lambda s, who, p, now: close_bets(s, who)),
     "next": Action(lambda s, who, p, now: next_hand(s, who, now)),
     "keep": Action(lambda s, who, p, now: keep_heaps(s, who, p["heap"], now), (_HEAP,)),
+    # With the table's own cards, the banker says how many heaps the kept ones make.
+    "keep_entered": Action(
+        lambda s, who, p, now: keep_entered(s, who, p["count"], now),
+        (Field("count", Phrase("The number of heaps")),),
+    ),
     "abona": Action(
         lambda s, who, p, now: se_abona(s, who, p["amount"], now),
         (Field("amount", Phrase("The new bank")),),
@@ -166,7 +180,7 @@ ACTIONS: dict[str, Action] = {
     "tres": Action(lambda s, who, p, now: tres_ultimas_manos(s, who), confirm=True),
     "sit_out": Action(lambda s, who, p, now: sit_out(s, who, True)),
     "sit_in": Action(lambda s, who, p, now: sit_out(s, who, False)),
-    "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True),
+    "close_auction": Action(lambda s, who, p, now: close_auction(s, now), host=True, plays=True),
     **own_deck.entry_actions(enter_card, undo_card),
     **table.host_actions(leave),
 }
@@ -229,6 +243,7 @@ __all__ = [
     "BETTING",
     "CUT",
     "DECK",
+    "DEMO_SETTINGS",
     "DEFAULT_SETTINGS",
     "FINISHED",
     "HEAPS",
@@ -273,11 +288,13 @@ __all__ = [
     "heap_payout",
     "heap_wins",
     "join",
+    "keep_entered",
     "keep_heaps",
     "leave",
     "lifting_order",
     "live_commitment",
     "make_heaps",
+    "most_kept",
     "most_stake",
     "my_view",
     "new_table",

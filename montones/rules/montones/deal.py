@@ -202,15 +202,11 @@ def keep_heaps(
 
     ``split_heap`` is the number of the heap as the table shows it now; the new heap is its top
     ``position`` cards and goes last. A heap left with no card is gone. With fewer than two
-    heaps left, or no heap to split, the banker gathers instead.
+    heaps left, or no heap to split, the banker gathers instead. (With the table's own cards
+    the banker says how many heaps there are: montones.rules.montones.entry.keep_entered.)
     """
-    check_phase(state, SETTLED)
-    require_banker(state, pid)
+    require_keeping(state, pid, now)
     hand = state["hand"]
-    if hand["result"]["bank_card"][0] != REY:
-        raise RulesError("the heaps stay only after the banker turns a Rey")
-    if bank_closing(state, now):
-        raise RulesError("the bank closes after this hand")
     if own_deck.own(state):
         raise RulesError(
             "with your own cards the app cannot see what is left of the heaps: gather and shuffle"
@@ -235,6 +231,23 @@ def keep_heaps(
             heap=split_heap,
         )
     heaps = split_heaps(hand["heaps"], split_heap, position)
+    deal_kept(state, events, heaps, {"split": split_heap, "position": position})
+
+
+def require_keeping(state: State, pid: str, now: float) -> None:
+    """Refuse to keep the heaps unless the banker turned a Rey and the bank goes on."""
+    check_phase(state, SETTLED)
+    require_banker(state, pid)
+    if state["hand"]["result"]["bank_card"][0] != REY:
+        raise RulesError("the heaps stay only after the banker turns a Rey")
+    if bank_closing(state, now):
+        raise RulesError("the bank closes after this hand")
+
+
+def deal_kept(state: State, events: Events, heaps: list[list[str]], kept: dict) -> None:
+    """The next hand on the ``heaps`` kept (how, ``kept``): the shown cards are discarded, and
+    the punters bet and choose the banker's heap afresh."""
+    hand = state["hand"]
     count_last_hand(state)
     state["hands"] += 1
     discarded = hand.get("discards", []) + hand["result"]["cards"]
@@ -243,7 +256,7 @@ def keep_heaps(
         "number": state["hands"],
         "deck": [],
         "heaps": heaps,
-        "kept": {"split": split_heap, "position": position},
+        "kept": kept,
         "bank_heap": None,
         "bets": [],
         "next_bet": 1,
@@ -253,4 +266,4 @@ def keep_heaps(
         "result": None,
     }
     state["phase"] = BETTING
-    events.append({"type": "heaps_kept", "split": split_heap, "heaps": len(heaps)})
+    events.append({"type": "heaps_kept", "split": kept.get("split"), "heaps": len(heaps)})

@@ -8,8 +8,8 @@ from typing import Any
 from montones.rules import own_deck, table
 from montones.rules.cards import SPANISH
 from montones.rules.montones.bets import most_stake
+from montones.rules.montones.entry import can_undo, most_kept, seen, waiting_for
 from montones.rules.montones.entry import turned as turned_cards
-from montones.rules.montones.entry import undo_card, waiting_for
 from montones.rules.montones.settle import REY, explained, heap_wins
 from montones.rules.montones.state import (
     AUCTION,
@@ -148,9 +148,9 @@ def _entry(state: State) -> dict[str, Any] | None:
         state,
         SPANISH,
         heap and f"heap {heap}",
-        hand.get("entered", []) if hand else [],
+        seen(hand),
         banker_of(state),
-        undo_card,
+        can_undo(state),
     )
 
 
@@ -212,13 +212,11 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
             can |= {"abona", "close_bank"}
         else:
             can.add("next")
-        if (
-            not closing
-            and bank["amount"] > 0
-            and hand["result"]["bank_card"][0] == REY
-            and can_keep_heaps(hand)
-        ):
-            can.add("keep")
+        if not closing and bank["amount"] > 0 and hand["result"]["bank_card"][0] == REY:
+            if not own_deck.own(state) and can_keep_heaps(hand):
+                can.add("keep")
+            elif own_deck.own(state) and most_kept(hand) >= 2:
+                can.add("keep_entered")
     if is_banker and bank["last_hands"] is None and phase != AUCTION:
         can.add("tres")
     if not is_banker and phase != FINISHED:
@@ -233,6 +231,8 @@ def _my_view(state: State, seat: str, now: float | None) -> dict[str, Any]:
         "bets": [b for b in hand["bets"] if b["player"] == seat] if hand else [],
         "offer": state["auction"]["offers"].get(seat),
         "most": most_stake(state, seat),
+        # The most heaps the banker can say are kept after a Rey, of the table's own cards.
+        "most_kept": most_kept(hand) if "keep_entered" in can else None,
         "can": sorted(can),
         # The bank's time, as this seat sees it now: the one part of a seat's regions the
         # time alone changes (the view every screen shares is worked out without it).
@@ -275,6 +275,7 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
             "chips": me.get("chips") if "offer" in can or "abona" in can else None,
             "offer": me.get("offer"),
             "most": me.get("most", 0) if "bet" in can else None,
+            "most_kept": me.get("most_kept"),
             "closing": me.get("closing"),
         },
         "bank": bank and {key: bank[key] for key in ("amount", "closing", "name")},
