@@ -30,9 +30,12 @@ class Game(Protocol):
     :mod:`montones.rules.table`; what a game whose bank goes round the table shares (Monte,
     Monte Bank) is :mod:`montones.rules.rotation`.
 
-    These members are all the rest of the app asks of a game, each asked by the service, the
-    data layer, the web, the audit or the TV's demonstration; what only one engine's code uses
-    stays inside it. A game's words are its templates': the engine gives codes (a phase, a
+    These 33 members are exactly what the rest of the app asks of a game, each asked by the
+    service, the data layer, the web, the audit or the TV's demonstration
+    (``tests/rules/test_games.py`` checks both ways, and that each game takes what they pass);
+    what only one engine's code uses stays inside it. A seat's part of the view and what a
+    phone's regions are drawn from are built by :func:`~montones.rules.table.seat_view` and
+    :func:`~montones.rules.table.seat_regions` from the engine's own functions. A game's words are its templates': the engine gives codes (a phase, a
     step's kind, a result) and data (its views), and ``templates/games/<NAME>/`` turns them
     into words through ``_()``, the demonstration's captions and the quick stakes of a bar
     among them. What only templates draw is part of the views, not a member of its own.
@@ -71,18 +74,18 @@ class Game(Protocol):
     def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
 
     # --- the screens ------------------------------------------------------------------------
-    def view(self, state: State, seat: str | None = None, now: float | None = None) -> dict:
-        """The table as one seat sees it (``seat=None``: the TV): no card still to come."""
+    def view(
+        self, state: State, seat: str | None = None, now: float | None = None, shared=None
+    ) -> dict:
+        """The table as one seat sees it (``seat=None``: the TV): no card still to come. Its
+        ``"me"`` is the seat's own part (None for a seat not at the table), the rest is the
+        same for every seat: given ``shared``, the view of no seat at this state, only the
+        seat's part is worked out (``table.seat_view``)."""
 
-    def my_view(self, state: State, seat: str | None, now: float | None = None) -> dict:
-        """What ``view`` shows one seat of its own (its chips, what it may do now); None for a
-        seat that is not at the table. The rest of the view is the same for every seat."""
-
-    def status_view(self, view: dict[str, Any]) -> dict[str, Any]:
-        """What a phone's status is drawn from, and nothing more (its template's ``v``)."""
-
-    def bar_view(self, view: dict[str, Any]) -> dict[str, Any]:
-        """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    def regions(self, view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """What each region of a seated phone (``"status"``, ``"bar"``) is drawn from, from its
+        seat's view, and nothing more (its template's ``v``): a region is drawn again only when
+        its part changed (``table.seat_regions``)."""
 
     def standings(self, state: State) -> list[dict]: ...
     def table_odds(self, state: State) -> dict[str, Any]:

@@ -65,7 +65,8 @@ from montones.rules.monte.settle import (
     settle_coup,
     winning_unseen,
 )
-from montones.rules.monte.views import bar_view, my_view, status_view, view
+from montones.rules.monte.views import bar_view, my_view, status_view
+from montones.rules.monte.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
@@ -133,6 +134,9 @@ def balances(state: State) -> dict[str, int]:
 
 settings_for_rounds = rotation.settings_for_rounds
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -156,7 +160,6 @@ __all__ = [
     "active",
     "after_pause",
     "balances",
-    "bar_view",
     "bet",
     "check_bet",
     "check_dealt",
@@ -181,13 +184,13 @@ __all__ = [
     "leave",
     "live_commitment",
     "max_coups",
-    "my_view",
     "new_table",
     "next_coup",
     "over",
     "play",
     "put_up_bank",
     "record_lines",
+    "regions",
     "replay",
     "settings_for_rounds",
     "settings_from",
@@ -196,7 +199,6 @@ __all__ = [
     "shares",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "top_up",
     "turn_gate",

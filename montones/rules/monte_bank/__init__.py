@@ -87,7 +87,8 @@ from montones.rules.monte_bank.settle import (
     turning_order,
     void_cards,
 )
-from montones.rules.monte_bank.views import bar_view, my_view, status_view, view
+from montones.rules.monte_bank.views import bar_view, my_view, status_view
+from montones.rules.monte_bank.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
@@ -175,6 +176,9 @@ def balances(state: State) -> dict[str, int]:
 
 settings_for_rounds = rotation.settings_for_rounds
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -207,7 +211,6 @@ __all__ = [
     "active",
     "after_pause",
     "balances",
-    "bar_view",
     "bet",
     "by_rank",
     "change",
@@ -238,7 +241,6 @@ __all__ = [
     "live_commitment",
     "live_words",
     "matching",
-    "my_view",
     "new_table",
     "next_deal",
     "over",
@@ -252,6 +254,7 @@ __all__ = [
     "put_up_bank",
     "rank",
     "record_lines",
+    "regions",
     "replay",
     "scenario_bet",
     "settings_for_rounds",
@@ -260,7 +263,6 @@ __all__ = [
     "stack_size",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "tapped",
     "top_up",

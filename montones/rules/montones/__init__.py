@@ -94,13 +94,8 @@ from montones.rules.montones.state import (
     punters,
     tied_heaps,
 )
-from montones.rules.montones.views import (
-    bar_view,
-    my_view,
-    stacks,
-    status_view,
-    view,
-)
+from montones.rules.montones.views import bar_view, my_view, stacks, status_view
+from montones.rules.montones.views import view as _whole_view
 from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Montones")
@@ -223,6 +218,9 @@ def over(state: State) -> bool:
     return False
 
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "AUCTION",
@@ -248,7 +246,6 @@ __all__ = [
     "bank_closing",
     "bank_time_up",
     "banker_card_bet",
-    "bar_view",
     "bet",
     "bet_against",
     "can_keep_heaps",
@@ -279,7 +276,6 @@ __all__ = [
     "live_commitment",
     "make_heaps",
     "most_stake",
-    "my_view",
     "new_table",
     "next_hand",
     "offer_bank",
@@ -288,6 +284,7 @@ __all__ = [
     "play",
     "punters",
     "record_lines",
+    "regions",
     "replay",
     "se_abona",
     "settings_for_rounds",
@@ -299,7 +296,6 @@ __all__ = [
     "stacks",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "tied_heaps",
     "top_up",
