@@ -35,10 +35,12 @@ class Game(Protocol):
     (``tests/rules/test_games.py`` checks both ways, and that each game takes what they pass);
     what only one engine's code uses stays inside it. A seat's part of the view and what a
     phone's regions are drawn from are built by :func:`~montones.rules.table.seat_view` and
-    :func:`~montones.rules.table.seat_regions` from the engine's own functions. A game's words are its templates': the engine gives codes (a phase, a
-    step's kind, a result) and data (its views), and ``templates/games/<NAME>/`` turns them
-    into words through ``_()``, the demonstration's captions and the quick stakes of a bar
-    among them. What only templates draw is part of the views, not a member of its own.
+    :func:`~montones.rules.table.seat_regions` from the engine's own functions.
+
+    A game's words are its templates': the engine gives codes (a phase, a step's kind, a
+    result) and data (its views), and ``templates/games/<NAME>/`` turns them into words through
+    ``_()``, the demonstration's captions and the quick stakes of a bar among them. What only
+    templates draw is part of the views, not a member of its own.
     """
 
     # --- the lobby and the service: a table's settings, its actions and its clock ---------
