@@ -30,7 +30,7 @@ class Game(Protocol):
     :mod:`montones.rules.table`; what a game whose bank goes round the table shares (Monte,
     Monte Bank) is :mod:`montones.rules.rotation`.
 
-    These 33 members are exactly what the rest of the app asks of a game, each asked by the
+    These 32 members are exactly what the rest of the app asks of a game, each asked by the
     service, the data layer, the web, the audit or the TV's demonstration
     (``tests/rules/test_games.py`` checks both ways, and that each game takes what they pass);
     what only one engine's code uses stays inside it. A seat's part of the view and what a
@@ -96,11 +96,13 @@ class Game(Protocol):
 
     # --- the records: a settled hand, and what of it waits until its deck is done ----------
     SETTLES: str  # the event type of an action that settles a hand
-    HIDDEN_WHILE_LIVE: tuple[str, ...]  # what of a hand's record waits for its deck to be done
-    SEALED: tuple[str, ...]  # what of a record's shuffle stays hidden while its deck is live
 
     def live_commitment(self, state: State) -> str | None: ...
     def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
+    def while_live(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A hand's record as it may be shown while its deck is live: what of it would tell
+        the cards to come taken out (``hand_records.while_live``)."""
+
     def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
     def emptied_by(self, entry: dict[str, Any]) -> str | None:
         """Who broke the bank in a recorded hand: the punter whose winning line took its last

@@ -188,3 +188,27 @@ def test_a_games_templates_use_no_other_games_templates():
                 if other != name:
                     found.append(f"{path.relative_to(ROOT)} uses games/{other}/")
     assert not found, "\n".join(found)
+
+
+# What of a hand's record would tell the cards still to come, by game: what opens the deck's
+# commitment everywhere; a Monte coup's and a Monte Bank deal's scenario deck (the order still
+# to be dealt); the hidden cards of Montones' heaps, dealt again if they are kept.
+STILL_TO_COME = {
+    "montones": {"shuffle": ("salt", "order", "heaps")},
+    "monte": {"shuffle": ("salt", "order"), "record": ("deck",)},
+    "monte_bank": {"shuffle": ("salt", "order"), "record": ("deck",)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_record_shown_while_its_deck_is_live_tells_nothing_still_to_come(name):
+    shuffle = {"commitment": "c0ffee", "salt": "s4lt", "order": ["1o"], "cut": 3, "heaps": [["2c"]]}
+    entry = {"game": name, "shuffle": shuffle, "deck": ["3e"], "result": {"players": {}}}
+    shown = GAMES[name].while_live(entry)
+    hidden = STILL_TO_COME[name]
+    assert not set(hidden["shuffle"]) & set(shown["shuffle"])
+    assert not set(hidden.get("record", ())) & set(shown)
+    # The rest stays: what the record commits to, the cut, the result.
+    assert shown["shuffle"]["commitment"] == "c0ffee" and shown["shuffle"]["cut"] == 3
+    assert shown["result"] == entry["result"]
+    assert entry["shuffle"] == shuffle  # the stored record is left as it was

@@ -72,10 +72,13 @@ from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
-# A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
-HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_records.OPENS
 DECK = FRENCH
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A coup's record while its deck is live: a scenario whose deck is the order still to be
+    dealt, hidden with the shuffle's secrets."""
+    return hand_records.while_live(entry, hidden=("deck",))
 
 
 ACTIONS: dict[str, Action] = {
@@ -147,11 +150,9 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_CARD_COUPS",
-    "HIDDEN_WHILE_LIVE",
     "LAYOUTS",
     "NAME",
     "PRIVATE_CIRCLE_COUPS",
-    "SEALED",
     "SEATING",
     "SETTINGS",
     "SETTLES",
@@ -205,6 +206,7 @@ __all__ = [
     "undo_card",
     "view",
     "waiting_for",
+    "while_live",
     "winning_unseen",
     "withdraw",
 ]

@@ -93,9 +93,14 @@ from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte Bank")
-HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_records.OPENS
 DECK = FRENCH
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A deal's record while its deck is live: a scenario whose deck is the order still to be
+    turned, hidden with the shuffle's secrets."""
+    return hand_records.while_live(entry, hidden=("deck",))
+
 
 ACTIONS: dict[str, Action] = {
     **rotation.bank_actions(put_up_bank),
@@ -189,7 +194,6 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_OF_A_RANK",
-    "HIDDEN_WHILE_LIVE",
     "KINDS",
     "LEVY_SHARE",
     "LOWER_MATCHES_UPPER",
@@ -199,7 +203,6 @@ __all__ = [
     "OPPOSITE",
     "PAYS",
     "POSITIONS",
-    "SEALED",
     "SEATING",
     "SETTINGS",
     "SETTLES",
@@ -270,6 +273,7 @@ __all__ = [
     "undo_card",
     "view",
     "waiting_for",
+    "while_live",
     "void_cards",
     "withdraw",
 ]

@@ -100,9 +100,13 @@ from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Montones")
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
-HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
-SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
 DECK = SPANISH
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A hand's record while its deck is live: without the shuffle's secrets and the heaps'
+    hidden cards, still to come if the heaps are kept."""
+    return hand_records.while_live(entry, sealed=(*hand_records.OPENS, "heaps"))
 
 
 def _all_in(state: State, pid: str) -> int:
@@ -230,12 +234,10 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "HEAPS",
-    "HIDDEN_WHILE_LIVE",
     "MIN_HEAP_CARDS",
     "NAME",
     "REY",
     "REY_DE_OROS",
-    "SEALED",
     "SETTINGS",
     "SETTLED",
     "SETTLES",
@@ -305,6 +307,7 @@ __all__ = [
     "uneven_sizes",
     "view",
     "waiting_for",
+    "while_live",
     "whole_bank_bet",
     "withdraw",
 ]
