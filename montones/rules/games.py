@@ -77,7 +77,11 @@ class Game(Protocol):
 
     # --- the screens ------------------------------------------------------------------------
     def view(
-        self, state: State, seat: str | None = None, now: float | None = None, shared=None
+        self,
+        state: State,
+        seat: str | None = None,
+        now: float | None = None,
+        shared: dict | None = None,
     ) -> dict:
         """The table as one seat sees it (``seat=None``: the TV): no card still to come. Its
         ``"me"`` is the seat's own part (None for a seat not at the table), the rest is the
