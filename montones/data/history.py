@@ -1,9 +1,9 @@
 """The night remembered: every settled hand kept as a scenario, read back for screens and exports.
 
 The service layer calls :func:`hand_row` inside the transaction of the action that settled a
-hand (the game's ``SETTLES``). A hand's record holds what opens its deck; the game's ``SEALED``
-is left out of everything shown (:func:`shown`) until that deck is done, so neither a history page
-nor an export can tell anyone the cards still to come.
+hand (the game's ``SETTLES``). A hand's record holds what opens its deck; what of it the game's
+``while_live`` takes out is left out of everything shown (:func:`shown`) until that deck is done,
+so neither a history page nor an export can tell anyone the cards still to come.
 """
 
 from __future__ import annotations
@@ -62,12 +62,7 @@ def shown(entry: dict, live: str | None) -> dict:
     """A record as a screen or an export may show it: a live deck's secrets taken out."""
     if not entry["shuffle"]["commitment"] or entry["shuffle"]["commitment"] != live:
         return {**entry, "opened": True}
-    rules = game(entry["game"])
-    hidden = {k: v for k, v in entry["shuffle"].items() if k not in rules.SEALED}
-    scenario = {**entry, "shuffle": hidden, "opened": False}
-    for key in rules.HIDDEN_WHILE_LIVE:
-        scenario.pop(key)
-    return scenario
+    return {**game(entry["game"]).while_live(entry), "opened": False}
 
 
 def hands(table: GameTable, limit: int | None = None) -> list[dict]:

@@ -30,12 +30,17 @@ class Game(Protocol):
     :mod:`montones.rules.table`; what a game whose bank goes round the table shares (Monte,
     Monte Bank) is :mod:`montones.rules.rotation`.
 
-    These members are all the rest of the app asks of a game, each asked by the service, the
-    data layer, the web, the audit or the TV's demonstration; what only one engine's code uses
-    stays inside it. A game's words are its templates': the engine gives codes (a phase, a
-    step's kind, a result) and data (its views), and ``templates/games/<NAME>/`` turns them
-    into words through ``_()``, the demonstration's captions and the quick stakes of a bar
-    among them. What only templates draw is part of the views, not a member of its own.
+    These 32 members are exactly what the rest of the app asks of a game, each asked by the
+    service, the data layer, the web, the audit or the TV's demonstration
+    (``tests/rules/test_games.py`` checks both ways, and that each game takes what they pass);
+    what only one engine's code uses stays inside it. A seat's part of the view and what a
+    phone's regions are drawn from are built by :func:`~montones.rules.table.seat_view` and
+    :func:`~montones.rules.table.seat_regions` from the engine's own functions.
+
+    A game's words are its templates': the engine gives codes (a phase, a step's kind, a
+    result) and data (its views), and ``templates/games/<NAME>/`` turns them into words through
+    ``_()``, the demonstration's captions and the quick stakes of a bar among them. What only
+    templates draw is part of the views, not a member of its own.
     """
 
     # --- the lobby and the service: a table's settings, its actions and its clock ---------
@@ -71,18 +76,22 @@ class Game(Protocol):
     def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
 
     # --- the screens ------------------------------------------------------------------------
-    def view(self, state: State, seat: str | None = None, now: float | None = None) -> dict:
-        """The table as one seat sees it (``seat=None``: the TV): no card still to come."""
+    def view(
+        self,
+        state: State,
+        seat: str | None = None,
+        now: float | None = None,
+        shared: dict | None = None,
+    ) -> dict:
+        """The table as one seat sees it (``seat=None``: the TV): no card still to come. Its
+        ``"me"`` is the seat's own part (None for a seat not at the table), the rest is the
+        same for every seat: given ``shared``, the view of no seat at this state, only the
+        seat's part is worked out (``table.seat_view``)."""
 
-    def my_view(self, state: State, seat: str | None, now: float | None = None) -> dict:
-        """What ``view`` shows one seat of its own (its chips, what it may do now); None for a
-        seat that is not at the table. The rest of the view is the same for every seat."""
-
-    def status_view(self, view: dict[str, Any]) -> dict[str, Any]:
-        """What a phone's status is drawn from, and nothing more (its template's ``v``)."""
-
-    def bar_view(self, view: dict[str, Any]) -> dict[str, Any]:
-        """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    def regions(self, view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """What each region of a seated phone (``"status"``, ``"bar"``) is drawn from, from its
+        seat's view, and nothing more (its template's ``v``): a region is drawn again only when
+        its part changed (``table.seat_regions``)."""
 
     def standings(self, state: State) -> list[dict]: ...
     def table_odds(self, state: State) -> dict[str, Any]:
@@ -91,11 +100,13 @@ class Game(Protocol):
 
     # --- the records: a settled hand, and what of it waits until its deck is done ----------
     SETTLES: str  # the event type of an action that settles a hand
-    HIDDEN_WHILE_LIVE: tuple[str, ...]  # what of a hand's record waits for its deck to be done
-    SEALED: tuple[str, ...]  # what of a record's shuffle stays hidden while its deck is live
 
     def live_commitment(self, state: State) -> str | None: ...
     def hand_record(self, before: State, after: State) -> dict[str, Any]: ...
+    def while_live(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A hand's record as it may be shown while its deck is live: what of it would tell
+        the cards to come taken out (``hand_records.while_live``)."""
+
     def record_lines(self, entry: dict[str, Any]) -> tuple[list[dict], list[dict]]: ...
     def emptied_by(self, entry: dict[str, Any]) -> str | None:
         """Who broke the bank in a recorded hand: the punter whose winning line took its last

@@ -35,9 +35,19 @@ def names(state: dict) -> dict[str, str]:
     return {pid: p["name"] for pid, p in state["players"].items()}
 
 
-# What of a record's ``shuffle`` opens its deck's commitment: hidden while the deck is live (each
-# engine's ``SEALED`` names these and whatever else of its shuffle tells the cards to come).
+# What of a record's ``shuffle`` opens its deck's commitment: hidden while the deck is live
+# (:func:`while_live`).
 OPENS = ("salt", "order")
+
+
+def while_live(
+    entry: dict[str, Any], sealed: tuple[str, ...] = OPENS, hidden: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A hand's record as a screen or an export may show it while its deck is live (an engine's
+    ``while_live``): its ``shuffle`` without what opens the deck's commitment and whatever else
+    of it tells the cards to come (``sealed``), and without the record's ``hidden`` parts."""
+    shuffle = {key: value for key, value in entry["shuffle"].items() if key not in sealed}
+    return {**{key: value for key, value in entry.items() if key not in hidden}, "shuffle": shuffle}
 
 
 # A hand played with the table's own cards (montones.rules.own_deck) was never shuffled by the

@@ -582,3 +582,34 @@ def shown_bet(placed: dict, names: dict[str, str], seat: str | None, line: dict 
 def stakes(bets: list[dict]) -> int:
     """Chips staked on the table by these bets."""
     return sum(b["amount"] or 0 for b in bets)
+
+
+View = Callable[..., dict[str, Any]]
+
+
+def seat_view(whole: View, own: Callable[[State, str | None, float | None], dict | None]) -> View:
+    """A game's ``view`` (``Game.view``) from its view of the table for a seat (``whole``) and a
+    seat's own part of it (``own``, the view's ``"me"``). Given ``shared``, the view of no seat
+    at the same state already worked out (the live path works it out once per version), only
+    the seat's own part is worked out and added to it."""
+
+    def view(
+        state: State, seat: str | None = None, now: float | None = None, shared: dict | None = None
+    ) -> dict[str, Any]:
+        if shared is None:
+            return whole(state, seat, now)
+        return {**shared, "me": own(state, seat, now)}
+
+    view.__doc__ = whole.__doc__
+    return view
+
+
+def seat_regions(**drawn_from: Callable[[dict], dict]) -> Callable[[dict], dict[str, dict]]:
+    """A game's ``regions`` (``Game.regions``) from what each region of a seated phone is drawn
+    from (``status=..., bar=...``: each a function of the seat's view returning only what its
+    template draws), so a region is drawn again only when its part changed."""
+
+    def regions(view: dict[str, Any]) -> dict[str, dict]:
+        return {name: part(view) for name, part in drawn_from.items()}
+
+    return regions

@@ -83,12 +83,13 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
     view = table_view(table, player.seat if player else None)
     mode = choices.get("mode", "bet")
     tap = rules.ACTIONS.get(mode)
+    # A phone's seat regions are drawn from these two alone (see ``seat_keys``).
+    regions = rules.regions(view) if player else {"status": None, "bar": None}
     return {
         "table": table,
         "v": view,
-        # A phone's seat regions are drawn from these two alone (see ``seat_keys``).
-        "status": rules.status_view(view) if player else None,
-        "bar": rules.bar_view(view) if player else None,
+        "status": regions["status"],
+        "bar": regions["bar"],
         "stage": service.stage(table.state),
         "mode": mode if tap is not None and tap.tap else "bet",
         "stake": choices.get("amount", ""),
@@ -116,8 +117,8 @@ def seat_keys(
     one that draws another region: :func:`seat_regions`). ``view``: the view every seat shares,
     worked out once per version."""
     engine = game(table.game)
-    mine = {**view, "me": engine.my_view(table.state, seat, clock().time())}
-    status, bar = engine.status_view(mine), engine.bar_view(mine)
+    regions = engine.regions(engine.view(table.state, seat, clock().time(), shared=view))
+    status, bar = regions["status"], regions["bar"]
     both = (service.stage(table.state), table.paused)
     return {
         "status": (status, *both),

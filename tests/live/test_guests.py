@@ -54,9 +54,10 @@ def descriptors(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def serving(pid: int, ports: set[int]) -> int:
-    """The process's open sockets whose peer is one of the test's own ``ports``: other
-    connections (a keep-alive of the table's set-up closing meanwhile) are not counted."""
+def _sockets(pid: int, ports: set[int]) -> list[list[str]]:
+    """The lines of /proc/net/tcp of the process's open sockets whose peer is one of the
+    test's own ``ports``: other connections (a keep-alive of the table's set-up closing
+    meanwhile) are not counted."""
     inodes = set()
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
@@ -65,14 +66,28 @@ def serving(pid: int, ports: set[int]) -> int:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
-    found = 0
+    found = []
     for table in ("tcp", "tcp6"):
         lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
         for line in lines:
             fields = line.split()
             peer_port = int(fields[2].rsplit(":", 1)[1], 16)
-            found += peer_port in ports and fields[9] in inodes
+            if peer_port in ports and fields[9] in inodes:
+                found.append(fields)
     return found
+
+
+def serving(pid: int, ports: set[int]) -> int:
+    """How many of the test's own connections (from ``ports``) the process holds."""
+    return len(_sockets(pid, ports))
+
+
+def held_open(pid: int, ports: set[int]) -> tuple[int, int]:
+    """How many of the test's connections (from ``ports``) the process holds open (established:
+    not one of an earlier connection's closing, whose port the system gave again), and the bytes
+    they sent that it has not read yet (their receive queues)."""
+    found = [fields for fields in _sockets(pid, ports) if fields[3] == "01"]
+    return len(found), sum(int(fields[4].split(":")[1], 16) for fields in found)
 
 
 def rss_mb(pid: int) -> float:
@@ -165,15 +180,21 @@ def test_a_flood_of_large_bodies_leaves_the_memory_of_a_night(live):
     for sock in big:
         assert sock.recv(12) == b"HTTP/1.1 413"
         sock.close()
-    held = [posting(port, length=60_000, sent=59_000) for _ in range(1000)]
-    time.sleep(1.0)
+    unfinished = [posting(port, length=60_000, sent=59_000) for _ in range(1000)]
+    # The memory of the bodies held is measured once the server holds every connection and has
+    # read all each sent.
+    ports = {sock.getsockname()[1] for sock in unfinished}
+    ends = time.monotonic() + 30
+    while held_open(pid, ports) != (1000, 0) and time.monotonic() < ends:
+        time.sleep(0.05)
+    assert held_open(pid, ports) == (1000, 0)
     peak = rss_mb(pid)
     try:
         times = timed_taps(base, code, punter, rounds=10)
         for name, seconds in times.items():
             assert p95(seconds) <= P95_LIMIT, f"{name}: p95 {p95(seconds) * 1000:.0f} ms"
     finally:
-        for sock in held:
+        for sock in unfinished:
             sock.close()
     print(f"RSS {before:.0f} MB before, {peak:.0f} MB with 1,000 bodies held")
     assert peak - before < 150, (before, peak)

@@ -86,9 +86,11 @@ def routes(code: str) -> list[str]:
     return found
 
 
-def ask_all(host: Phone, paths: list[str], asking, stop, busy, asked: dict[str, int]) -> None:
+def ask_all(
+    host: Phone, paths: list[str], asking, stop, busy, begun, asked: dict[str, int]
+) -> None:
     """The host of the large table asks for each of its pages in turn while ``asking`` is set,
-    until ``stop``; ``busy`` counts its requests under way."""
+    until ``stop``; ``busy`` counts its requests under way, ``begun`` those it has begun."""
     while not stop.is_set():
         for path in paths:
             while not asking.wait(0.1):
@@ -96,6 +98,8 @@ def ask_all(host: Phone, paths: list[str], asking, stop, busy, asked: dict[str, 
                     return
             with busy.get_lock():
                 busy.value += 1
+            with begun.get_lock():
+                begun.value += 1
             try:
                 if "/stream" in path:  # a stream: opened, read a moment, dropped
                     with host.http.stream("GET", path, timeout=5) as stream:
@@ -113,7 +117,7 @@ def ask_all(host: Phone, paths: list[str], asking, stop, busy, asked: dict[str, 
             asked[path] = asked.get(path, 0) + 1
 
 
-def askers(base: str, cookies: dict, paths: list[str], asking, stop, busy, results) -> None:
+def askers(base: str, cookies: dict, paths: list[str], asking, stop, busy, begun, results) -> None:
     """``ASKERS`` tabs of the large table's host, in a process of their own: in the test's
     process their threads would hold its interpreter while it times the other table's taps,
     and the test would time itself."""
@@ -124,7 +128,7 @@ def askers(base: str, cookies: dict, paths: list[str], asking, stop, busy, resul
 
     def asker():
         try:
-            ask_all(host, paths, asking, stop, busy, asked)
+            ask_all(host, paths, asking, stop, busy, begun, asked)
         except BaseException as error:  # said by the test
             failed.append(repr(error))
 
@@ -156,10 +160,13 @@ def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live)
     large, host = largest_table(base)
     paths = routes(large)
     spawn = multiprocessing.get_context("spawn")
-    asking, stop, busy, results = spawn.Event(), spawn.Event(), spawn.Value("i", 0), spawn.Queue()
+    asking, stop, results = spawn.Event(), spawn.Event(), spawn.Queue()
+    busy, begun = spawn.Value("i", 0), spawn.Value("i", 0)
     cookies = dict(host.http.cookies.items())
     process = spawn.Process(
-        target=askers, args=(base, cookies, paths, asking, stop, busy, results), daemon=True
+        target=askers,
+        args=(base, cookies, paths, asking, stop, busy, begun, results),
+        daemon=True,
     )
     process.start()
     attacked: dict[str, list[float]] = {"healthz": [], "home": [], "tap": []}
@@ -167,8 +174,13 @@ def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live)
     try:
         for run in range(RUNS):
             if run % 2:
+                # The askers under way: as many requests begun since as there are askers.
+                before = begun.value
                 asking.set()
-                time.sleep(0.5)  # every asker under way
+                ends = time.monotonic() + 10
+                while begun.value < before + ASKERS and time.monotonic() < ends:
+                    time.sleep(0.01)
+                assert begun.value >= before + ASKERS, "the askers did not start"
             else:
                 asking.clear()
                 ends = time.monotonic() + 10
@@ -316,7 +328,9 @@ def test_a_flood_of_refused_requests_writes_a_few_lines_to_the_hosts_console(tmp
                 REFUSED, guests.here, str(port), str(FLOODED), stdout=subprocess.PIPE, text=True
             )
             out, _err = flood.communicate(timeout=120)
-            time.sleep(0.5)
+            # Every line a refusal writes is written before its answer is sent (pywsgi's
+            # handler and gunicorn's handle_error log it first), and the flood read every
+            # answer: nothing more of it is to come before the window's one line.
             written = log.stat().st_size - logged
         finally:
             stop_server(process)
@@ -331,9 +345,13 @@ def test_refusals_past_the_first_few_are_told_in_one_line_at_the_windows_end():
 
     lines: list[str] = []
     refusals = Refusals(lines.append, shown=2, window=1.0)
+    started = time.monotonic()
     admitted = [refusals.admit("10.0.0.9" if n % 4 else "10.0.0.8") for n in range(12)]
     assert admitted == [True, True] + [False] * 10
     assert lines == []
-    gevent.sleep(1.1)
+    while not lines and time.monotonic() - started < 10:
+        gevent.sleep(0.01)
+    told = time.monotonic() - started
     assert lines == ["10 more requests refused in 1 s, from 2 address(es), most from 10.0.0.9 (8)"]
+    assert told >= 0.95, f"told {told:.2f} s into a 1 s window"  # at its end, not before
     assert refusals.admit("10.0.0.9")  # a new window: written again

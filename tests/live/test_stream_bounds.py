@@ -36,15 +36,16 @@ OWN_TABLES = 2  # tables each address makes, whose host it is
 # each opened with the host's cookie (as many as a host holds), then streams without a cookie
 # to its tables and the running one, until the address has tried ``PER_ADDRESS`` (every
 # connection it may hold). It prints how many were answered with each status, how many of those
-# that opened are open still, and holds them until its stdin closes.
+# that opened are open still once no more than ``expected`` are (the streams that gave way
+# closed by the server; at most 10 s), and holds them until its stdin closes.
 FLOOD = """
 import collections, socket, sys, time
 import httpx
-port, running, own, most, host_streams = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-addresses, server = sys.argv[6].split(","), sys.argv[7]
+port, running, tables_made, most, host_streams = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
+addresses, server, expected = sys.argv[6].split(","), sys.argv[7], int(sys.argv[8])
 form = {"game": "montones", "chips": "100", "min_bet": "1", "heaps_min": "3", "heaps_max": "5",
         "tenure": "60", "cut_timeout": "30"}
-held, seen = [], collections.Counter()
+opened, seen = [], collections.Counter()
 
 def stream(address, code, cookie=""):
     sock = socket.create_connection((server, int(port)), timeout=2, source_address=(address, 0))
@@ -62,7 +63,7 @@ def stream(address, code, cookie=""):
     status = answer[9:12].decode() or "no answer"
     seen[status] += 1
     if status == "200":
-        held.append(sock)
+        opened.append(sock)
     else:
         sock.close()
 
@@ -71,7 +72,7 @@ for address in addresses:
     transport = httpx.HTTPTransport(local_address=address)
     with httpx.Client(base_url=f"http://{server}:{port}", transport=transport, timeout=2) as client:
         tries = 0
-        for _ in range(own):
+        for _ in range(tables_made):
             try:
                 page = client.get("/").text
             except httpx.TimeoutException:  # the server has no connection left
@@ -86,15 +87,23 @@ for address in addresses:
                 tries += 1
     for n in range(most - tries):
         stream(address, codes[n % len(codes)])
-time.sleep(0.5)
-for sock in held:  # still open, or closed since by the server (taken over)
+for sock in opened:
     sock.setblocking(False)
-    try:
-        while sock.recv(1 << 16):
-            pass
-        seen["closed since"] += 1
-    except BlockingIOError:
-        seen["open"] += 1
+still, ends = opened, time.monotonic() + 10
+while True:
+    open_now = []
+    for sock in still:  # still open, or closed since by the server (taken over)
+        try:
+            while sock.recv(1 << 16):
+                pass
+            seen["closed since"] += 1
+        except BlockingIOError:
+            open_now.append(sock)
+    still = open_now
+    if len(still) <= expected or time.monotonic() > ends:
+        break
+    time.sleep(0.05)
+seen["open"] = len(still)
 print(dict(seen), flush=True)
 sys.stdin.readline()
 """
@@ -122,6 +131,7 @@ def test_streams_from_many_addresses_leave_short_requests_a_place(tmp_path, serv
                 str(HOST_STREAMS),
                 ",".join(guests.guests),
                 guests.here,
+                str(streams_most),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,

@@ -1,5 +1,7 @@
 """One interface per game: the registry names the games, and nothing outside the rules does."""
 
+import ast
+import inspect
 import re
 import typing
 from pathlib import Path
@@ -28,6 +30,93 @@ def test_every_registered_game_offers_the_whole_interface(name):
     for kind, spec in engine.ACTIONS.items():
         assert not (spec.tap and spec.host), kind  # a tap is a player's
         assert spec.all_in is None or any(f.name == "amount" for f in spec.fields), kind
+
+
+def _parameters(function) -> list[inspect.Parameter]:
+    """What a function takes as its caller sees it: an action (``table.action``) is passed its
+    ``events`` by its wrapper."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if getattr(function, "__wrapped__", None) is not None and parameters[1].name == "events":
+        del parameters[1]
+    return [p for p in parameters if p.name != "self"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_registered_game_takes_what_the_interface_passes(name):
+    """Each function of the interface can be called as the protocol declares it: its
+    parameters in its order, an optional one also by its name (``view(..., shared=...)``)."""
+    engine = GAMES[name]
+    for member in PROTOCOL:
+        declared = getattr(Game, member, None)
+        if not callable(declared):
+            continue
+        wanted = _parameters(declared)
+        signature = inspect.Signature(_parameters(getattr(engine, member)))
+        try:
+            signature.bind(*(p.name for p in wanted))
+            required = [p.name for p in wanted if p.default is p.empty]
+            signature.bind(*required, **{p.name: p for p in wanted if p.default is not p.empty})
+        except TypeError:
+            pytest.fail(f"{name}.{member}{signature} cannot be called as {wanted}")
+
+
+def _asks_a_game(node: ast.AST, bound: set[str]) -> bool:
+    """Whether ``node`` is a game: ``game(...)``, ``GAMES[...]`` or a name bound to one."""
+    if isinstance(node, ast.Name):
+        return node.id in bound
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id == "game"
+    return isinstance(node, ast.Subscript) and getattr(node.value, "id", None) == "GAMES"
+
+
+def _games_bound(scope: ast.AST) -> set[str]:
+    """The names a scope binds to a game: ``x = game(...)``, a parameter ``x: Game``, a loop
+    over ``GAMES.values()`` or ``GAMES.items()``."""
+    bound = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and _asks_a_game(node.value, set()):
+            bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.arg) and getattr(node.annotation, "id", None) == "Game":
+            bound.add(node.arg)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            over = node.iter
+            if isinstance(over, ast.Call) and getattr(over.func, "value", None) is not None:
+                if getattr(over.func.value, "id", None) == "GAMES":
+                    target = (
+                        node.target.elts[-1] if isinstance(node.target, ast.Tuple) else node.target
+                    )
+                    bound |= {target.id} if isinstance(target, ast.Name) else set()
+    return bound
+
+
+def asked_of_a_game() -> dict[str, set[str]]:
+    """Every name the app's code asks of a game, outside the engines, with where."""
+    package = ROOT / "montones"
+    engines = [package / "rules" / name for name in GAMES]
+    asked: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        if any(path.is_relative_to(engine) for engine in engines):
+            continue
+        tree = ast.parse(path.read_text())
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
+        for scope in scopes:
+            bound = _games_bound(scope)
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Attribute) and _asks_a_game(node.value, bound):
+                    asked.setdefault(node.attr, set()).add(str(path.relative_to(ROOT)))
+    return asked
+
+
+def test_the_interface_is_exactly_what_the_app_asks_of_a_game():
+    """games.Game says what a new game must provide: no more (a member nobody asks for is one a
+    new game writes for nothing) and no less (a name asked of a game beside the interface is
+    one a new game would not know to provide)."""
+    asked = asked_of_a_game()
+    asked["NAME"] = {"montones/rules/games.py"}  # the registry's key (checked above)
+    beside = {name: sorted(where) for name, where in asked.items() if name not in PROTOCOL}
+    assert not beside, f"asked of a game but not in games.Game: {beside}"
+    unasked = sorted(set(PROTOCOL) - set(asked))
+    assert not unasked, f"in games.Game but asked by nothing: {unasked}"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -99,3 +188,27 @@ def test_a_games_templates_use_no_other_games_templates():
                 if other != name:
                     found.append(f"{path.relative_to(ROOT)} uses games/{other}/")
     assert not found, "\n".join(found)
+
+
+# What of a hand's record would tell the cards still to come, by game: what opens the deck's
+# commitment everywhere; a Monte coup's and a Monte Bank deal's scenario deck (the order still
+# to be dealt); the hidden cards of Montones' heaps, dealt again if they are kept.
+STILL_TO_COME = {
+    "montones": {"shuffle": ("salt", "order", "heaps")},
+    "monte": {"shuffle": ("salt", "order"), "record": ("deck",)},
+    "monte_bank": {"shuffle": ("salt", "order"), "record": ("deck",)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_record_shown_while_its_deck_is_live_tells_nothing_still_to_come(name):
+    shuffle = {"commitment": "c0ffee", "salt": "s4lt", "order": ["1o"], "cut": 3, "heaps": [["2c"]]}
+    entry = {"game": name, "shuffle": shuffle, "deck": ["3e"], "result": {"players": {}}}
+    shown = GAMES[name].while_live(entry)
+    hidden = STILL_TO_COME[name]
+    assert not set(hidden["shuffle"]) & set(shown["shuffle"])
+    assert not set(hidden.get("record", ())) & set(shown)
+    # The rest stays: what the record commits to, the cut, the result.
+    assert shown["shuffle"]["commitment"] == "c0ffee" and shown["shuffle"]["cut"] == 3
+    assert shown["result"] == entry["result"]
+    assert entry["shuffle"] == shuffle  # the stored record is left as it was

@@ -136,12 +136,12 @@ def unmarked(value):
 
 
 def assert_seat_views_compose(engine, state, seats, now=0.0):
-    """A seat's view is the view of no seat with the seat's own part (``my_view``) added, but
-    for which bets are marked as its own: the web layer builds it that way."""
-    shared = unmarked(engine.view(state, None, now))
+    """A seat's view is the view of no seat with the seat's own part (its ``"me"``) added, but
+    for which bets are marked as its own: the live path builds it that way (``shared``)."""
+    shared = engine.view(state, None, now)
     for seat in seats:
-        own = engine.my_view(state, seat, now)
-        assert unmarked(engine.view(state, seat, now)) == {**shared, "me": unmarked(own)}
+        built = engine.view(state, seat, now, shared=shared)
+        assert unmarked(engine.view(state, seat, now)) == unmarked(built)
 
 
 ACTIONS = st.lists(

@@ -18,8 +18,8 @@ version did not move did not change at all.
 
 The app (one per database) lives for the module and each example plays fresh tables on it. The
 rules engines' shuffles, cuts and lots are seeded from the example, so an example replays.
-``LEDGER_EXAMPLES`` sets the number of examples per database (32 under ``CI=true``, 25
-otherwise; run in two halves of distinct examples); ``-s``
+``LEDGER_EXAMPLES`` sets the number of examples per database (80 unless set, here and under
+CI; run in two halves of distinct examples); ``-s``
 prints which steps ran how often and how far the games got.
 """
 
@@ -1021,9 +1021,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 LedgerMachine.TestCase.settings = settings(
-    max_examples=int(
-        os.environ.get("LEDGER_EXAMPLES", 32 if os.environ.get("CI") == "true" else 25)
-    ),
+    max_examples=int(os.environ.get("LEDGER_EXAMPLES", 80)),
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[

@@ -10,7 +10,7 @@ night ended whenever the draw says (mid-bank too). Whatever happened:
 - a new night's players have bought exactly their starting chips there;
 - the night's export verifies: its standings are what its hands and buy-ins add up to.
 
-``STANDINGS_EXAMPLES`` nights per game and database (12 unless set).
+``STANDINGS_EXAMPLES`` nights per game and database (40 unless set).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from tests.helpers.random_night import SETTINGS, STEPS, ServiceNight
 from tests.helpers.random_night import play_computers as play
 
 HOST = Actor(is_host=True)
-EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("STANDINGS_EXAMPLES", "40"))
 
 
 def told(name: str, table) -> None:

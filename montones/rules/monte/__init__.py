@@ -65,18 +65,22 @@ from montones.rules.monte.settle import (
     settle_coup,
     winning_unseen,
 )
-from montones.rules.monte.views import bar_view, my_view, status_view, view
+from montones.rules.monte.views import bar_view, my_view, status_view
+from montones.rules.monte.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
-# A coup's record is a scenario whose deck is the order still to be dealt: hidden while it is.
-HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_records.OPENS
 DECK = FRENCH
 # What of a table's settings its TV's demonstration plays with (montones.rules.demo).
 DEMO_SETTINGS: tuple[str, ...] = ()
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A coup's record while its deck is live: a scenario whose deck is the order still to be
+    dealt, hidden with the shuffle's secrets."""
+    return hand_records.while_live(entry, hidden=("deck",))
 
 
 ACTIONS: dict[str, Action] = {
@@ -135,6 +139,9 @@ def balances(state: State) -> dict[str, int]:
 
 settings_for_rounds = rotation.settings_for_rounds
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -146,11 +153,9 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_CARD_COUPS",
-    "HIDDEN_WHILE_LIVE",
     "LAYOUTS",
     "NAME",
     "PRIVATE_CIRCLE_COUPS",
-    "SEALED",
     "SEATING",
     "SETTINGS",
     "SETTLES",
@@ -159,7 +164,6 @@ __all__ = [
     "active",
     "after_pause",
     "balances",
-    "bar_view",
     "bet",
     "check_bet",
     "check_dealt",
@@ -184,13 +188,13 @@ __all__ = [
     "leave",
     "live_commitment",
     "max_coups",
-    "my_view",
     "new_table",
     "next_coup",
     "over",
     "play",
     "put_up_bank",
     "record_lines",
+    "regions",
     "replay",
     "settings_for_rounds",
     "settings_from",
@@ -199,13 +203,13 @@ __all__ = [
     "shares",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "top_up",
     "turn_gate",
     "undo_card",
     "view",
     "waiting_for",
+    "while_live",
     "winning_unseen",
     "withdraw",
 ]

@@ -106,7 +106,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
-    """A seat's own part of :func:`view` (``Game.my_view``): its chips, the room left under
+    """A seat's own part of :func:`view` (``Game.view``'s ``"me"``): its chips, the room left under
     the bank for its bets, and what the rules let it do now."""
     if not table.seated(state, seat):
         return None

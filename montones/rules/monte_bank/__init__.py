@@ -87,16 +87,22 @@ from montones.rules.monte_bank.settle import (
     turning_order,
     void_cards,
 )
-from montones.rules.monte_bank.views import bar_view, my_view, status_view, view
+from montones.rules.monte_bank.views import bar_view, my_view, status_view
+from montones.rules.monte_bank.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
 from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte Bank")
-HIDDEN_WHILE_LIVE = ("deck",)
-SEALED = hand_records.OPENS
 DECK = FRENCH
 # A table's side cards are dealt in its TV's demonstration too (montones.rules.demo).
 DEMO_SETTINGS: tuple[str, ...] = ("side_cards",)
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A deal's record while its deck is live: a scenario whose deck is the order still to be
+    turned, hidden with the shuffle's secrets."""
+    return hand_records.while_live(entry, hidden=("deck",))
+
 
 ACTIONS: dict[str, Action] = {
     **rotation.bank_actions(put_up_bank),
@@ -177,6 +183,9 @@ def balances(state: State) -> dict[str, int]:
 
 settings_for_rounds = rotation.settings_for_rounds
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -188,7 +197,6 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "FOUR_OF_A_RANK",
-    "HIDDEN_WHILE_LIVE",
     "KINDS",
     "LEVY_SHARE",
     "LOWER_MATCHES_UPPER",
@@ -198,7 +206,6 @@ __all__ = [
     "OPPOSITE",
     "PAYS",
     "POSITIONS",
-    "SEALED",
     "SEATING",
     "SETTINGS",
     "SETTLES",
@@ -210,7 +217,6 @@ __all__ = [
     "active",
     "after_pause",
     "balances",
-    "bar_view",
     "bet",
     "by_rank",
     "change",
@@ -241,7 +247,6 @@ __all__ = [
     "live_commitment",
     "live_words",
     "matching",
-    "my_view",
     "new_table",
     "next_deal",
     "over",
@@ -255,6 +260,7 @@ __all__ = [
     "put_up_bank",
     "rank",
     "record_lines",
+    "regions",
     "replay",
     "scenario_bet",
     "settings_for_rounds",
@@ -263,7 +269,6 @@ __all__ = [
     "stack_size",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "tapped",
     "top_up",
@@ -271,6 +276,7 @@ __all__ = [
     "undo_card",
     "view",
     "waiting_for",
+    "while_live",
     "void_cards",
     "withdraw",
 ]

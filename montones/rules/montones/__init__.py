@@ -101,22 +101,21 @@ from montones.rules.montones.state import (
     punters,
     tied_heaps,
 )
-from montones.rules.montones.views import (
-    bar_view,
-    my_view,
-    stacks,
-    status_view,
-    view,
-)
+from montones.rules.montones.views import bar_view, my_view, stacks, status_view
+from montones.rules.montones.views import view as _whole_view
 from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Montones")
 SETTLES = "settled"  # the event of an action that settles a hand, recorded by hand_record
-HIDDEN_WHILE_LIVE: tuple[str, ...] = ()  # nothing of a hand's record beyond its deck's secrets
-SEALED = (*hand_records.OPENS, "heaps")  # and the heaps' hidden cards, still to come if kept
 DECK = SPANISH
 # What of a table's settings its TV's demonstration plays with (montones.rules.demo).
 DEMO_SETTINGS: tuple[str, ...] = ()
+
+
+def while_live(entry: dict[str, Any]) -> dict[str, Any]:
+    """A hand's record while its deck is live: without the shuffle's secrets and the heaps'
+    hidden cards, still to come if the heaps are kept."""
+    return hand_records.while_live(entry, sealed=(*hand_records.OPENS, "heaps"))
 
 
 def _all_in(state: State, pid: str) -> int:
@@ -237,6 +236,9 @@ def over(state: State) -> bool:
     return False
 
 
+view = table.seat_view(_whole_view, my_view)
+regions = table.seat_regions(status=status_view, bar=bar_view)
+
 __all__ = [
     "ACTIONS",
     "AUCTION",
@@ -247,12 +249,10 @@ __all__ = [
     "DEFAULT_SETTINGS",
     "FINISHED",
     "HEAPS",
-    "HIDDEN_WHILE_LIVE",
     "MIN_HEAP_CARDS",
     "NAME",
     "REY",
     "REY_DE_OROS",
-    "SEALED",
     "SETTINGS",
     "SETTLED",
     "SETTLES",
@@ -263,7 +263,6 @@ __all__ = [
     "bank_closing",
     "bank_time_up",
     "banker_card_bet",
-    "bar_view",
     "bet",
     "bet_against",
     "can_keep_heaps",
@@ -296,7 +295,6 @@ __all__ = [
     "make_heaps",
     "most_kept",
     "most_stake",
-    "my_view",
     "new_table",
     "next_hand",
     "offer_bank",
@@ -305,6 +303,7 @@ __all__ = [
     "play",
     "punters",
     "record_lines",
+    "regions",
     "replay",
     "se_abona",
     "settings_for_rounds",
@@ -316,7 +315,6 @@ __all__ = [
     "stacks",
     "stage",
     "standings",
-    "status_view",
     "table_odds",
     "tied_heaps",
     "top_up",
@@ -326,6 +324,7 @@ __all__ = [
     "uneven_sizes",
     "view",
     "waiting_for",
+    "while_live",
     "whole_bank_bet",
     "withdraw",
 ]

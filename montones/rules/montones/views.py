@@ -155,7 +155,7 @@ def _entry(state: State) -> dict[str, Any] | None:
 
 
 def my_view(state: State, seat: str | None, now: float | None = None) -> dict[str, Any] | None:
-    """A seat's own part of :func:`view` (``Game.my_view``): its chips, the bank's clock and
+    """A seat's own part of :func:`view` (``Game.view``'s ``"me"``): its chips, the bank's clock and
     what the rules let it do now."""
     return _my_view(state, seat, now) if table.seated(state, seat) else None
 
