@@ -65,7 +65,7 @@ def test_the_host_sets_the_betting_time_from_the_host_page_and_it_runs_from_then
     night = Night(app, "Ana", "Ben", "Eva")
     night.to_betting("Ana", 30, 3)
     page = night.host.get(f"/t/{night.code}/host?lang=en").get_data(as_text=True)
-    assert 'name="seconds"' in page and "None: the banker closes the bets" in page
+    assert 'name="seconds"' in page and "Off: the banker closes" in page
     clock.advance(100)
     assert night.host_do("betting_time", seconds=20).status_code == 303
     assert night.state()["settings"]["betting_time"] == 20
