@@ -140,6 +140,21 @@ def locked(code: str):
 
 _NOTIFY = select(func.pg_notify(NOTIFY_CHANNEL, bindparam("payload")))
 
+# A reaction sent on one worker's phone, for every worker's TVs (PostgreSQL only): no change of
+# the table, so not one of its versions, and nothing stored.
+REACTIONS_CHANNEL = "table_reactions"
+_NOTIFY_REACTION = select(func.pg_notify(REACTIONS_CHANNEL, bindparam("payload")))
+
+
+def announce_reaction(payload: str) -> None:
+    """Tell every worker's listener of a reaction (``payload``: what the live channel reads
+    back); nothing on SQLite, which runs one worker."""
+    engine = db.engine
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.begin() as conn:
+        conn.execute(_NOTIFY_REACTION, {"payload": payload})
+
 
 def write(
     conn: Connection,

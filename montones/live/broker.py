@@ -4,7 +4,9 @@ Every accepted action publishes its table's new version, with the committed tabl
 :class:`~montones.data.snapshot.Snapshot`) when its writer is in this process. With PostgreSQL and
 several worker processes, the action's transaction also sends ``NOTIFY montones`` and a listener
 thread in every worker republishes what it hears (the version only), so the screens held by any
-worker learn of an action taken in any other.
+worker learn of an action taken in any other. A phone's reaction, no version of its table, is
+sent on a channel of its own and handed to ``heard`` (the live channel's), for the TVs held by
+every worker.
 
 Each open screen's stream waits here (:meth:`Broker.wait`) for a version of its table newer than
 the one it sent last, and then sends the newest: a stream that was busy skips the versions it
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from flask import current_app
 
 from montones.data.clock import Clock
-from montones.data.store import NOTIFY_CHANNEL
+from montones.data.store import NOTIFY_CHANNEL, REACTIONS_CHANNEL
 
 LISTENER = "montones-listen"  # the listener's application_name in pg_stat_activity
 log = logging.getLogger(__name__)
@@ -42,6 +44,8 @@ class Broker:
         self._nudges: dict[str, int] = {}  # code -> changes of its open screens
         self._listener: threading.Thread | None = None
         self._listening = threading.Lock()  # held to start or end the listener
+        # What hears a reaction another worker's phone sent (``Channel.heard``), if anything.
+        self.heard: Callable[[str], None] | None = None
 
     def publish(self, code: str, version: int, table: object = None) -> None:
         """A version of table ``code``. ``table`` is the table at that version, when the caller
@@ -159,11 +163,16 @@ class Broker:
             try:
                 with psycopg.connect(dsn, autocommit=True, application_name=LISTENER) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    conn.execute(f"LISTEN {REACTIONS_CHANNEL}")
                     for code, version in catch_up().items():
                         self.publish(code, version)
                     delay = 0.5
                     while wanted():
                         for notice in conn.notifies(timeout=1.0):
+                            if notice.channel == REACTIONS_CHANNEL:
+                                if self.heard is not None:
+                                    self.heard(notice.payload)
+                                continue
                             code, version = notice.payload.split(":")
                             self.publish(code, int(version))
             except Exception:  # the database went away: keep trying, screens get heartbeats

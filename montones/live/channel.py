@@ -18,6 +18,9 @@ state: two apps (two tests) share nothing.
 
 from __future__ import annotations
 
+import json
+import re
+import secrets
 import threading
 import time
 from collections import deque
@@ -30,14 +33,17 @@ from montones.data import queries, store
 from montones.live.broker import Broker
 from montones.live.renders import Renders
 from montones.live.scheduler import Scheduler
+from montones.service.party import REACTIONS
 
 # Real seconds a stream may spend writing one update before its connection is cut: a phone that
 # stops reading (asleep, gone without a word) holds one connection and one update until then.
 STUCK = 30.0
 # A seat's choices kept for its phone's bar, at most (what a form says beyond it is ignored).
 CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
-# A table's reactions kept for its TVs: the last few, each shown for REACTION_SECONDS.
-REACTIONS_KEPT, REACTION_SECONDS = 8, 4.0
+# A table's reactions kept for its TVs: the last few, each shown for REACTION_SECONDS; a seat's
+# at most SEAT_SHOWN at once, however many workers its phone's taps reach.
+REACTIONS_KEPT, REACTION_SECONDS, SEAT_SHOWN = 8, 4.0, 3
+_SEAT = re.compile(r"p[0-9]{1,3}")
 
 
 @dataclass(eq=False)
@@ -72,6 +78,9 @@ class Channel:
         # of the table (a reveal playing on plays on); kept in this process, as ``choices``.
         self._reactions: dict[str, deque] = {}
         self._reacted = 0
+        # This channel's name in the reactions it tells other workers of (it hears its own).
+        self.origin = secrets.token_hex(8)
+        self.broker.heard = self.heard
         self._lock = threading.Lock()
         self._closed = False  # the server is stopping: no stream is served any more
 
@@ -147,12 +156,42 @@ class Channel:
                 screen.cut()
 
     def react(self, code: str, seat: str, reaction: str) -> None:
-        """A seat's reaction: kept for its table's screens, which are woken to show it."""
+        """A seat's reaction: kept for its table's screens, which are woken to show it, and
+        told to every other worker's (PostgreSQL's NOTIFY, as the tables' versions are)."""
+        if self._keep(code, seat, reaction):
+            payload = json.dumps({"t": code, "s": seat, "r": reaction, "o": self.origin})
+            store.announce_reaction(payload)
+
+    def heard(self, payload: str) -> None:
+        """A reaction another worker's phone sent (its NOTIFY, heard by this process's
+        listener): kept for this process's screens of its table as a reaction sent here is.
+        Read with care, as anything that came over the network: what is not a reaction of a
+        seat at a table is dropped, and so is this process's own (kept when it was sent)."""
+        try:
+            said = json.loads(payload)
+            code, seat, reaction, origin = said["t"], said["s"], said["r"], said["o"]
+        except (ValueError, KeyError, TypeError):
+            return
+        if origin == self.origin or reaction not in REACTIONS:
+            return
+        if not (isinstance(code, str) and isinstance(seat, str) and _SEAT.fullmatch(seat)):
+            return
+        self._keep(code[:12], seat, reaction)
+
+    def _keep(self, code: str, seat: str, reaction: str) -> bool:
+        """Keep a reaction for the table's TVs and wake them; False, dropped, when its seat
+        already has ``SEAT_SHOWN`` on them: each worker limits a seat's reactions to what a
+        person sends, and this bounds what they all send together."""
+        now = time.monotonic()
         with self._lock:
-            self._reacted += 1
             kept = self._reactions.setdefault(code, deque(maxlen=REACTIONS_KEPT))
-            kept.append((self._reacted, seat, reaction, time.monotonic()))
+            showing = sum(1 for r in kept if r[1] == seat and r[3] >= now - REACTION_SECONDS)
+            if showing >= SEAT_SHOWN:
+                return False
+            self._reacted += 1
+            kept.append((self._reacted, seat, reaction, now))
         self.broker.nudged(code, tvs=True)  # a phone has nothing of it to show
+        return True
 
     def reactions(self, code: str) -> tuple:
         """Table ``code``'s reactions of the last ``REACTION_SECONDS``, oldest first."""

@@ -74,6 +74,12 @@ class Game(Protocol):
     def after_pause(self, state: State, now: float, paused_for: float) -> State: ...
     def cut_deadline(self, state: State) -> float | None: ...
     def cut_timed_out(self, state: State, now: float) -> tuple[State, Events]: ...
+    def betting_deadline(self, state: State) -> float | None:
+        """When the clock closes the bets now open (the table's betting time run out), if it
+        will: see :mod:`montones.rules.betting_time`."""
+
+    def bets_timed_out(self, state: State, now: float) -> tuple[State, Events]:
+        """Bets closed by the clock, exactly as the banker's close closes them."""
 
     # --- the screens ------------------------------------------------------------------------
     def view(

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from montones.rules import chance, table
+from montones.rules import betting_time, chance, table
 from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
-from montones.rules.plain import copy_state
 from montones.rules.table import Action, Events, Field, State, action, is_count
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
@@ -162,8 +161,9 @@ def bank_actions(put_up_bank: Callable[..., tuple[State, Events]]) -> dict[str, 
 
 def after_pause(state: State, now: float, paused_for: float) -> State:
     """The table as the host's pause leaves it: a player who is to cut gets the whole cut time
-    again. A bank lasts a number of deals, not a time, so ``paused_for`` moves nothing."""
-    new = copy_state(state)
+    again, and bets open the whole betting time. A bank lasts a number of deals, not a time,
+    so ``paused_for`` moves nothing."""
+    new = betting_time.after_pause(state, now)
     if new["phase"] == CUT:
         new["cut_started"] = now
     return new

@@ -110,10 +110,16 @@ def amount(value: object, what: str = Phrase("a bet")) -> int:
 # table (one person and computer players, which every screen of it says); and who enters the
 # cards of a table played with its own deck (None: the table deals, montones.rules.own_deck).
 OWN_DECK = "own_deck"
-TABLE_DEFAULTS = {"most_players": 40, "practice": False, OWN_DECK: None}
+# The betting time: the seconds the punters have once bets open, after which bets close as the
+# banker's close closes them (montones.rules.betting_time); None: the banker alone closes.
+BETTING_TIME = "betting_time"
+BETTING_TIMES = (20, 30, 60)  # what the forms offer
+LEAST_BETTING, MOST_BETTING = 10, 600
+TABLE_DEFAULTS = {"most_players": 40, "practice": False, OWN_DECK: None, BETTING_TIME: None}
 TABLE_SETTINGS = (
     Field("most_players", Phrase("The most players"), optional=True),
     Field(OWN_DECK, Phrase("Our own deck"), str, optional=True),
+    Field(BETTING_TIME, Phrase("The betting time"), optional=True),
 )
 # The most a host may set: a table's screens show every player (the TV's felt, the standings
 # chart's lines), and a guest may make a table, so no table is larger than a busy night's.
@@ -181,8 +187,21 @@ def merged_settings(defaults: dict[str, Any], settings: dict | None) -> dict[str
     most = merged["most_players"]
     if not is_count(most) or not 2 <= most <= MOST_PLAYERS:
         raise RulesError("a table seats from 2 to %(most)s players", most=MOST_PLAYERS)
+    check_betting_time(merged[BETTING_TIME])
     bounded(merged)
     return merged
+
+
+def check_betting_time(seconds: object) -> None:
+    """Refuse a betting time that is not None (none) or a whole number of seconds in bounds."""
+    if seconds is not None and (
+        not is_count(seconds) or not LEAST_BETTING <= seconds <= MOST_BETTING
+    ):
+        raise RulesError(
+            "the betting time is from %(least)s to %(most)s seconds, or none",
+            least=LEAST_BETTING,
+            most=MOST_BETTING,
+        )
 
 
 def new_state(game: str, settings: dict[str, Any], **rest: Any) -> State:
@@ -487,9 +506,14 @@ def moved(state: State, events: Events, pid: str) -> None:
 def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[str, Action]:
     """The host's actions at every table: send a player away (the game's ``leave``), let them
     back in, give a player more chips, close the table to new players and open it again, turn
-    the TV's sound off and on again."""
+    the TV's sound off and on again, set the betting time."""
     seat = Field("seat", Phrase("The player"), str)
     return {
+        "betting_time": Action(
+            lambda s, who, p, now: betting_time(s, p.get("seconds"), now),
+            (Field("seconds", Phrase("The betting time"), optional=True),),
+            host=True,
+        ),
         "close_doors": Action(lambda s, who, p, now: doors(s, True), host=True),
         "open_doors": Action(lambda s, who, p, now: doors(s, False), host=True),
         "tv_sound_off": Action(lambda s, who, p, now: tv_sound(s, False), host=True),
@@ -504,6 +528,25 @@ def host_actions(leave: Callable[[State, str], tuple[State, Events]]) -> dict[st
             host=True,
         ),
     }
+
+
+@action
+def betting_time(state: State, events: Events, seconds: int | None, now: float) -> None:
+    """The host sets the betting time (None: none, the banker closes). Set while bets are open,
+    it runs from now: the punters get the whole of it."""
+    check_betting_time(seconds)
+    if seconds == state["settings"].get(BETTING_TIME):
+        raise RulesError("the betting time is that already")
+    state["settings"][BETTING_TIME] = seconds
+    if seconds is None:
+        state.pop(BETTING_SINCE, None)
+    else:
+        state[BETTING_SINCE] = now
+    events.append({"type": "betting_time", "seconds": seconds})
+
+
+# When the bets now open opened (the clock's time), kept while the table has a betting time.
+BETTING_SINCE = "betting_since"
 
 
 @action

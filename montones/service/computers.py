@@ -1,5 +1,6 @@
 """What the clock decides at a table: a punter who let their time to cut run out is skipped,
-and a computer player acts when its turn falls due.
+bets close when a table's betting time runs out, and a computer player acts when its turn
+falls due.
 
 A computer player is a seat like any other (a ``players`` row, its chips in the state, the
 ledger and the history), marked ``computer`` in the state; no device holds its token. Its moves
@@ -34,7 +35,15 @@ from montones.rules import RulesError
 from montones.rules.computer import NAMES, PATIENCE
 from montones.rules.games import game
 from montones.rules.table import is_computer, skeleton
-from montones.service.actions import Actor, _act, _rejoin_code, act, create_table, join
+from montones.service.actions import (
+    Actor,
+    _act,
+    _follow_up,
+    _rejoin_code,
+    act,
+    create_table,
+    join,
+)
 from montones.service.names import Spellings, shown_as, spelled
 
 # A computer acts this many seconds after the table last moved, at random in between: never at
@@ -134,8 +143,9 @@ def remove_computer(code: str, actor: Actor, seat: str) -> Snapshot:
 
 
 def tick(code: str) -> bool:
-    """Apply what the clock decides now: a punter who did not cut in time is skipped, or a
-    computer player whose turn is due acts (never while the host has the table paused).
+    """Apply what the clock decides now: a punter who did not cut in time is skipped, bets
+    close when the table's betting time has run out, or a computer player whose turn is due
+    acts (never while the host has the table paused).
     Whether it decided something. The live fan-out calls it when :func:`clock_deadline` has
     come: it is worked out again under the table's lock, at the version found there."""
     with locked(code) as (table, conn):
@@ -147,6 +157,12 @@ def tick(code: str) -> bool:
         if deadline is not None and now >= deadline:
             new_state, events = rules.cut_timed_out(table.state, now)
             write(conn, table, new_state, events, "system", "cut_timeout", {})
+            return True
+        deadline = rules.betting_deadline(table.state)
+        if deadline is not None and now >= deadline:
+            new_state, events = rules.bets_timed_out(table.state, now)
+            write(conn, table, new_state, events, "system", "bets_timeout", {})
+            _follow_up(conn, table)  # as after the banker's close: a night over ends
             return True
         turn = next_turn(table, conn)
         if turn is None or now < turn.due:
@@ -160,7 +176,8 @@ def clock_deadline(table) -> float | None:
     it has ended."""
     if table.paused or table.ended_at:
         return None
-    times = [game(table.game).cut_deadline(table.state)]
+    rules = game(table.game)
+    times = [rules.cut_deadline(table.state), rules.betting_deadline(table.state)]
     turn = next_turn(table, db.session)
     times.append(turn and turn.due)
     return min((t for t in times if t is not None), default=None)

@@ -13,14 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import cache
 from math import ceil
+from pathlib import Path
+from xml.etree import ElementTree
 
 import pygal
 from gevent import monkey
 from gevent.threadpool import ThreadPool
 from pygal.style import Style
 
-# The seat colours of app.css (.seat-0 … .seat-7): a player's line is the colour of their chips.
+# The seat colours of app.css (.seat-0 … .seat-7): a player's line is the colour they chose
+# when sitting down (``service.party.face_of``), the colour of their chips and face.
 SEAT_COLOURS = (
     "#c62828",
     "#1565c0",
@@ -77,6 +81,7 @@ _pool: ThreadPool | None = None
 
 
 def seat_colour(seat: str) -> str:
+    """The colour a seat that chose none shows (its number's, as ``service.party.face_of``)."""
     return SEAT_COLOURS[int(seat[1:]) % len(SEAT_COLOURS)]
 
 
@@ -96,12 +101,20 @@ def standings_svg(
     screen: str,
     title: str,
     number: Callable[[int], str] = str,
+    faces: dict[str, tuple[str, int]] | None = None,
 ) -> str:
-    """One line per seat in ``lines``, labelled with the player's name and their chips now;
-    ``title`` names the image (the page around it shows its own heading), ``number`` writes a
-    count as the reader's language does (the axis and the labels)."""
+    """One line per seat in ``lines``, labelled with the player's face and name and their
+    chips now; ``title`` names the image (the page around it shows its own heading),
+    ``number`` writes a count as the reader's language does (the axis and the labels),
+    ``faces`` gives each seat's face and colour as chosen (a seat not in it: its number's
+    colour and a plain box)."""
     look = LOOKS[screen]
     seats = list(lines)
+    faces = faces or {}
+    colours = [
+        SEAT_COLOURS[faces[seat][1] % len(SEAT_COLOURS)] if seat in faces else seat_colour(seat)
+        for seat in seats
+    ]
     width, height = size(screen, len(seats))
     style = Style(
         background="#ffffff",
@@ -121,7 +134,7 @@ def standings_svg(
         stroke_width=str(look.stroke),
         stroke_width_hover=str(look.stroke),
         transition="0ms",
-        colors=tuple(seat_colour(seat) for seat in seats),
+        colors=tuple(colours),
     )
     margin = look.label // 2
     columns = min(look.columns, max(len(seats), 1))
@@ -152,6 +165,8 @@ def standings_svg(
         value_formatter=number,
     )
     chart.xml_filters.append(lambda root: _plain(root, title))
+    drawn_faces = [faces[seat][0] if seat in faces else None for seat in seats]
+    chart.xml_filters.append(lambda root: _faced(root, drawn_faces, colours))
     # A legend column: the plot's width (less the axis' labels) shared out, less its colour box;
     # this sans-serif runs about 0.55 em a character, a little narrower than pygal's guess.
     column = (width - 2 * margin - 4 * 0.6 * look.label) / columns - look.legend - 10
@@ -198,3 +213,60 @@ def _plain(root, title: str):
             elif parent is root and tag.rsplit("}", 1)[-1] == "title":
                 child.text = title
     return root
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FACES_SVG = Path(__file__).resolve().parents[2] / "static" / "img" / "faces.svg"
+
+
+@cache
+def _face_drawings() -> dict[str, ElementTree.Element]:
+    """The drawings of ``static/img/faces.svg`` by id (its faces and what they share): the
+    chart is served as an image, which may use nothing from another file, so the faces it
+    shows are copied in."""
+    path = FACES_SVG
+    if not path.exists():  # installed: templates/ and static/ are inside the package
+        path = Path(__file__).resolve().parents[1] / "static" / "img" / "faces.svg"
+    root = ElementTree.parse(path).getroot()
+    return {node.get("id"): node for node in root.iter() if node.get("id")}
+
+
+def _faced(root, faces: list[str | None], colours: list[str]):
+    """Each legend's colour box drawn as its player's face, in their colour: the face beside
+    the name, as on the TV and the phones. Drawn inline (the chart links nothing, not even
+    within itself)."""
+    drawings = _face_drawings()
+    tag = root.tag.rsplit("}", 1)[0] + "}" if root.tag.startswith("{") else ""
+    legends = [
+        group for group in root.iter(f"{tag}g") if "legend" in (group.get("class") or "").split()
+    ]
+    for group, face, colour in zip(legends, faces, colours, strict=False):
+        box = group.find(f"{tag}rect")
+        if face not in drawings or box is None:
+            continue
+        drawn = ElementTree.Element(f"{tag}svg")
+        for name in ("x", "y", "width", "height"):
+            drawn.set(name, box.get(name))
+        drawn.set("viewBox", drawings[face].get("viewBox"))
+        drawn.set("class", f"face face-{face}")
+        drawn.set("style", f"color:{colour}")
+        drawn.extend(_copied(child, tag, drawings) for child in drawings[face])
+        index = list(group).index(box)
+        group.remove(box)
+        group.insert(index, drawn)
+    return root
+
+
+def _copied(node: ElementTree.Element, tag: str, drawings: dict) -> ElementTree.Element:
+    """``node`` and its children in the chart's namespace, what they use drawn in place."""
+    name = node.tag.rsplit("}", 1)[-1]
+    attrib = {key: value for key, value in node.attrib.items() if not key.endswith("href")}
+    if name == "use":  # the faces use only what faces.svg draws once for all (their eyes)
+        used = drawings[node.get("href", "").lstrip("#")]
+        copy = ElementTree.Element(f"{tag}g", {"transform": f"translate(0 {node.get('y', '0')})"})
+        copy.extend(_copied(child, tag, drawings) for child in used)
+        return copy
+    copy = ElementTree.Element(tag + name, attrib)
+    copy.text = node.text
+    copy.extend(_copied(child, tag, drawings) for child in node)
+    return copy

@@ -9,6 +9,7 @@ from typing import Any
 
 from montones.data import history
 from montones.rules.games import game
+from montones.rules.table import BETTING_TIMES
 from montones.service import party
 from montones.web.common import shown_state
 
@@ -115,4 +116,5 @@ def init_app(app) -> None:
         FACES=party.FACES,
         REACTIONS=party.REACTIONS,
         COLOURS=party.COLOURS,
+        BETTING_TIMES=BETTING_TIMES,  # the betting times the lobby and the host page offer
     )

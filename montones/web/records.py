@@ -13,6 +13,7 @@ from montones import service
 from montones.data import history
 from montones.live import channel
 from montones.rules import hand_records
+from montones.service import party
 from montones.web import chart, security
 from montones.web.common import (
     actor_for,
@@ -88,8 +89,9 @@ def standings_chart(code):
     def draw():
         names = shown_names(table.state)
         lines = service.chips_over_night(table)
+        faces = {seat: party.face_of(table.party, seat) for seat in lines}
         return chart.drawing(
-            lambda: chart.standings_svg(lines, names, screen, title, number_in(locale))
+            lambda: chart.standings_svg(lines, names, screen, title, number_in(locale), faces)
         )
 
     # Held once drawn, and shared while it is drawn: a guest asking for it in a loop costs no

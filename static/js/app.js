@@ -9,6 +9,9 @@
       var left = Math.max(0, Math.round(Number(el.dataset.until) - now));
       var m = Math.floor(left / 60), s = left % 60;
       el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+      // A table's countdown (to bet, to cut) turns red for its last five seconds.
+      var around = el.closest("[data-countdown]");
+      if (around) { around.classList.toggle("is-low", left <= 5); }
     });
   }
   setInterval(tickClocks, 1000);

@@ -163,13 +163,16 @@ class Night:
 
     # --- people ---------------------------------------------------------------------------
 
-    def join(self, name: str):
+    def join(self, name: str, **fields: str):
+        """``name`` sits down (``fields``: more of the join form, e.g. a face and colour)."""
         client = self.app.test_client()
         page = client.get(f"/t/{self.code}/join")
         assert page.status_code == 200
         token = csrf_of(page)
         before = set(self.state()["players"])
-        response = client.post(f"/t/{self.code}/join", data={"csrf_token": token, "name": name})
+        response = client.post(
+            f"/t/{self.code}/join", data={"csrf_token": token, "name": name, **fields}
+        )
         assert response.status_code == 303, response.get_data(as_text=True)
         (seat,) = set(self.state()["players"]) - before
         self.clients[name], self.tokens[name], self.seats[name] = client, token, seat

@@ -242,3 +242,30 @@ def test_a_long_night_is_drawn_through_at_most_so_many_points_ending_where_it_en
     # Every line ends at its last point, and the legend says each player's chips now.
     assert legend(svg) == ["Ana · 999", "Ben · 3", "Eva · 6"]
     assert max(points) == chart.MOST_POINTS  # the line of every version, thinned to the most
+
+
+def test_each_line_is_the_colour_its_player_chose_sitting_down_labelled_with_their_face(app):
+    """Ben sits at seat 2 choosing the frog in colour 5: his line and his face in the legend
+    are colour 5's, and seat 2's own colour draws no line (Ana and Eva chose none: their
+    seats' own faces and colours)."""
+    night = Night(app, "Ana")
+    night.join("Ben", face="frog", colour="5")
+    night.join("Eva")
+    assert night.seats["Ben"] == "p2"
+    night.to_betting("Ana", 30, 3)
+    night.ok("Ben", "bet", heap=1, amount=10)
+    svg = chart_of(night.host, night.code).get_data(as_text=True)
+    assert chart.SEAT_COLOURS[5] in svg and chart.SEAT_COLOURS[2] not in svg
+    root = ElementTree.fromstring(svg)
+    faces = [
+        (face.get("class"), face.get("style"), len(list(face.iter())) > 3)
+        for group in root.iter(f"{SVG}g")
+        if "legend" in group.get("class", "").split()
+        for face in group.iter(f"{SVG}svg")
+    ]
+    # Drawn inside it: the chart is an image, which may fetch or link nothing.
+    assert faces == [
+        ("face face-cat", f"color:{chart.SEAT_COLOURS[1]}", True),
+        ("face face-frog", f"color:{chart.SEAT_COLOURS[5]}", True),
+        ("face face-owl", f"color:{chart.SEAT_COLOURS[3]}", True),
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, own_deck, rotation, table
+from montones.rules import betting_time, hand_records, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase
 from montones.rules.monte.actions import (
@@ -68,7 +68,7 @@ from montones.rules.monte.settle import (
 from montones.rules.monte.views import bar_view, my_view, status_view
 from montones.rules.monte.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Field, State
+from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
@@ -142,6 +142,30 @@ settings_for_rounds = rotation.settings_for_rounds
 view = table.seat_view(_whole_view, my_view)
 regions = table.seat_regions(status=status_view, bar=bar_view)
 
+def _betting(state: State) -> bool:
+    return state["phase"] == BETTING
+
+
+# Each action, and the clock's cut (which deals), starts the betting time when it opens bets.
+ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
+cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
+
+
+def betting_deadline(state: State) -> float | None:
+    """When the clock closes bets: the betting time's end (a table of its own cards has
+    none: its gate is turned by hand and entered)."""
+    if not _betting(state) or own_deck.own(state):
+        return None
+    return betting_time.until(state, True)
+
+
+def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
+    """The betting time ran out: bets close exactly as the banker's turn of the gate settles the coup."""
+    return betting_time.close(
+        state, now, betting_deadline(state), lambda s: turn_gate(s, s["banker"])
+    )
+
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -163,6 +187,8 @@ __all__ = [
     "TWO_CARD_COUPS",
     "active",
     "after_pause",
+    "bets_timed_out",
+    "betting_deadline",
     "balances",
     "bet",
     "check_bet",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import own_deck, rotation, table
+from montones.rules import betting_time, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.monte.actions import COUP_OVER, cut_deadline
 from montones.rules.monte.entry import can_undo, seen, waiting_for
@@ -79,6 +79,9 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": cut_deadline(state),
+        # When bets close by the clock (a table with a betting time): every screen counts down.
+        # A table of its own cards has none: its gate is turned by hand and entered.
+        "betting_until": betting_time.until(state, phase == BETTING and not own_deck.own(state)),
         # Whose cut the clock made (they let their time run out), through the deck's first coup.
         "cut_by_clock": rotation.cut_by_clock(state, names)
         if phase in (BETTING, COUP_OVER) and shown and shown["number"] == 1
@@ -140,7 +143,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 _STATUS_KEYS = (
     "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "coup", "coups", "result",
     "entry",
-    "cut_deadline", "cut_by_clock", "cutter", "cutter_name",
+    "cut_deadline", "cut_by_clock", "cutter", "cutter_name", "betting_until",
 )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, own_deck, rotation, table
+from montones.rules import betting_time, hand_records, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.errors import Phrase
 from montones.rules.monte_bank.bank import (
@@ -90,7 +90,7 @@ from montones.rules.monte_bank.settle import (
 from montones.rules.monte_bank.views import bar_view, my_view, status_view
 from montones.rules.monte_bank.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Field, State
+from montones.rules.table import Action, Events, Field, State
 
 TITLE = Phrase("Monte Bank")
 DECK = FRENCH
@@ -186,6 +186,29 @@ settings_for_rounds = rotation.settings_for_rounds
 view = table.seat_view(_whole_view, my_view)
 regions = table.seat_regions(status=status_view, bar=bar_view)
 
+def _betting(state: State) -> bool:
+    return state["phase"] == BETTING
+
+
+# Each action, and the clock's cut (which deals), starts the betting time when it opens bets.
+ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
+cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
+
+
+def betting_deadline(state: State) -> float | None:
+    """When the clock closes bets: the betting time's end."""
+    if not _betting(state):
+        return None
+    return betting_time.until(state, True)
+
+
+def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
+    """The betting time ran out: bets close exactly as the banker's close closes them."""
+    return betting_time.close(
+        state, now, betting_deadline(state), lambda s: close_bets(s, s["banker"])
+    )
+
+
 __all__ = [
     "ACTIONS",
     "BANK",
@@ -216,6 +239,8 @@ __all__ = [
     "aces",
     "active",
     "after_pause",
+    "bets_timed_out",
+    "betting_deadline",
     "balances",
     "bet",
     "by_rank",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import own_deck, rotation, table
+from montones.rules import betting_time, own_deck, rotation, table
 from montones.rules.cards import FRENCH
 from montones.rules.monte_bank.bank import DEAL_OVER, NAME
 from montones.rules.monte_bank.entry import can_undo, seen, waiting_for
@@ -114,6 +114,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
         "cut_deadline": cut_deadline(state),
+        # When bets close by the clock (a table with a betting time): every screen counts down.
+        "betting_until": betting_time.until(state, phase == BETTING),
         # Whose cut the clock made, while the deal it laid out shows.
         "cut_by_clock": rotation.cut_by_clock(state, names)
         if phase in (BETTING, DEAL_OVER)
@@ -184,7 +186,7 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
 
 _STATUS_KEYS = (
     "phase", "me", "bank", "banker", "banker_name", "banker_computer", "passed", "deal", "result", "pot",
-    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name", "entry",
+    "turned", "void", "cut_deadline", "cut_by_clock", "cutter", "cutter_name", "betting_until", "entry",
 )  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, own_deck, table
+from montones.rules import betting_time, hand_records, own_deck, table
 from montones.rules.cards import SPANISH
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.montones.bank import (
@@ -95,6 +95,7 @@ from montones.rules.montones.state import (
     after_pause,
     bank_closing,
     bank_time_up,
+    banker_of,
     can_keep_heaps,
     cut_deadline,
     new_table,
@@ -224,6 +225,29 @@ def balances(state: State) -> dict[str, int]:
     return accounts
 
 
+def _betting(state: State) -> bool:
+    return state["phase"] == BETTING
+
+
+# Each action starts the betting time when it opens bets (betting_time.timed).
+ACTIONS = betting_time.timed(ACTIONS, lambda state: stage(state), _betting)
+
+
+def betting_deadline(state: State) -> float | None:
+    """When the clock closes bets: the betting time's end, once the punters have chosen the
+    banker's heap (bets cannot close without it: the clock waits for it, then closes)."""
+    if not _betting(state) or state["hand"]["bank_heap"] is None:
+        return None
+    return betting_time.until(state, True)
+
+
+def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
+    """The betting time ran out: bets close exactly as the banker's close closes them."""
+    return betting_time.close(
+        state, now, betting_deadline(state), lambda s: close_bets(s, banker_of(s))
+    )
+
+
 def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
     """What happens by itself after an action: an auction everyone has answered closes."""
     if state["phase"] == AUCTION and auction_complete(state):
@@ -263,6 +287,8 @@ __all__ = [
     "bank_closing",
     "bank_time_up",
     "banker_card_bet",
+    "bets_timed_out",
+    "betting_deadline",
     "bet",
     "bet_against",
     "can_keep_heaps",

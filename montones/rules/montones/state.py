@@ -3,9 +3,8 @@ every action starts with, and the bank handed back."""
 
 from __future__ import annotations
 
-from montones.rules import table
+from montones.rules import betting_time, table
 from montones.rules.errors import Phrase, RulesError
-from montones.rules.plain import copy_state
 from montones.rules.table import Events, State, is_count, require_phase
 
 NAME = "montones"  # the key a table's row and state carry (Game.NAME)
@@ -157,7 +156,7 @@ def count_last_hand(state: State) -> None:
 def after_pause(state: State, now: float, paused_for: float) -> State:
     """The table as the host's pause leaves it: the bank's time moves on by the pause, and a
     punter who is to cut gets the whole cut time again (both times are passed in)."""
-    new = copy_state(state)
+    new = betting_time.after_pause(state, now)  # bets open get the whole betting time again
     if new["bank"] is not None:
         new["bank"]["opened_at"] += paused_for
     if new["phase"] == CUT:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import own_deck, table
+from montones.rules import betting_time, own_deck, table
 from montones.rules.cards import SPANISH
 from montones.rules.montones.bets import most_stake
 from montones.rules.montones.entry import can_undo, most_kept, seen, waiting_for
@@ -112,6 +112,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         if hand and phase == CUT
         else None,
         "cut": hand["cut"] if hand else None,
+        # When bets close by the clock (a table with a betting time): every screen counts down.
+        "betting_until": betting_time.until(state, phase == BETTING),
         # Whose cut the clock made (they let their time run out), while its deck is dealt.
         "cut_by_clock": names.get(hand["cutter"])
         if hand
@@ -257,6 +259,7 @@ _STATUS_KEYS = (
     "cut_by_clock",
     "cutter",
     "cutter_name",
+    "betting_until",
 )
 
 
