@@ -243,7 +243,7 @@ def act(code, kind):
                     _("%(name)s may come back: their seat and chips are theirs again.", name=name),
                     "done",
                 )
-            elif spec.plays:  # a card entered: back to the picker, for the next one
+            elif spec.plays:  # a move of the game: back at the picker (where the page has one)
                 return back_to("host.page", code=table.code, _anchor="picker")
     except service.ServiceError as error:
         if isinstance(error, service.NotAllowed):
