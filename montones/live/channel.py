@@ -6,8 +6,7 @@ One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`i
   (:mod:`montones.live.broker`);
 - ``renders``: what each table at each version renders to, for each kind of screen and
   language, rendered once (:mod:`montones.live.renders`);
-- the open screens of each table (:class:`Screen`), and each seat's chosen stake and mode
-  (``choices``), which a redraw of its phone's bar keeps;
+- the open screens of each table (:class:`Screen`);
 - the scheduler (:mod:`montones.live.scheduler`): one thread (a greenlet under ``montones
   serve``) that applies the tables' clocks and moves their computer players, and cuts a
   stream whose reader stopped reading. With PostgreSQL, the broker's listener thread too.
@@ -34,8 +33,6 @@ from montones.live.scheduler import Scheduler
 # Real seconds a stream may spend writing one update before its connection is cut: a phone that
 # stops reading (asleep, gone without a word) holds one connection and one update until then.
 STUCK = 30.0
-# A seat's choices kept for its phone's bar, at most (what a form says beyond it is ignored).
-CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
 # A table's reactions kept for its TVs: the last few, each shown for REACTION_SECONDS.
 REACTIONS_KEPT, REACTION_SECONDS = 8, 4.0
 
@@ -63,13 +60,12 @@ class Channel:
         self.broker = Broker(self.clock)
         self.renders = Renders()
         self.scheduler = Scheduler(self)
-        self.choices: dict[tuple[str, str], dict[str, str]] = {}
         # (code, seat, language) -> each of the seat's regions as last drawn, and what from:
         # a tap's answer draws them, and its phone's stream sends that drawing, not another.
         self.seat_drawings: dict[tuple[str, str, str], dict[str, tuple[tuple, str]]] = {}
         self._screens: dict[str, list[Screen]] = {}
         # code -> its last reactions: (number, seat, reaction, monotonic time), not a version
-        # of the table (a reveal playing on plays on); kept in this process, as ``choices``.
+        # of the table (a reveal playing on plays on); kept in this process.
         self._reactions: dict[str, deque] = {}
         self._reacted = 0
         self._lock = threading.Lock()
@@ -159,17 +155,6 @@ class Channel:
         since = time.monotonic() - REACTION_SECONDS
         with self._lock:
             return tuple(r for r in self._reactions.get(code, ()) if r[3] >= since)
-
-    def choose(self, code: str, seat: str, values) -> dict[str, str]:
-        """What ``seat`` chose on its phone's bar (its stake, its mode...), as this request
-        says it (what it does not say stays as chosen before); kept, so that a redraw of the
-        bar from the stream shows it too."""
-        chosen = self.choices.setdefault((code, seat), {})
-        for name in CHOICES:
-            value = values.get(name)
-            if value is not None:
-                chosen[name] = value[:40]
-        return chosen
 
 
 def of(app: Flask | None = None) -> Channel:

@@ -212,7 +212,7 @@ class Sender:
             with self._context(screen.locale):
                 html.append(screens.gone(table, reason))
             return html
-        choices = live.choices.get((table.code, screen.seat), {})
+        choices = screens.choices(table, screen.seat, fresh=self.drawn is None)
         keys = screens.seat_keys(table, screen.seat, choices, screens.shared_view(table))
         if keys != self.drawn:
             drawing = screens.kept_regions(table, screen.seat, screen.locale, keys)
