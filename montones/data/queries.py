@@ -95,9 +95,7 @@ def departure(table: Snapshot, token: str | None, seat: str | None) -> str | Non
 
 _PLAYERS = Player.__table__
 # Built once: a phone's seat is read on its every fetch.
-_SEAT = select(
-    _PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code, _PLAYERS.c.choices
-).where(
+_SEAT = select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code, _PLAYERS.c.choices).where(
     _PLAYERS.c.table_id == bindparam("table_id"),
     _PLAYERS.c.token_hash == bindparam("token_hash"),
 )

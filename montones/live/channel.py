@@ -64,6 +64,7 @@ class Channel:
         # a tap's answer draws them, and its phone's stream sends that drawing, not another.
         self.seat_drawings: dict[tuple[str, str, str], dict[str, tuple[tuple, str]]] = {}
         self._screens: dict[str, list[Screen]] = {}
+        self._tvs: dict[str, int] = {}  # code -> its open TVs' streams, counted as they open
         # code -> its last reactions: (number, seat, reaction, monotonic time), not a version
         # of the table (a reveal playing on plays on); kept in this process.
         self._reactions: dict[str, deque] = {}
@@ -78,6 +79,8 @@ class Channel:
             if self._closed:
                 return False
             self._screens.setdefault(screen.code, []).append(screen)
+            if screen.kind == "tv":
+                self._tvs[screen.code] = self._tvs.get(screen.code, 0) + 1
         self.broker.nudged(screen.code)
         self.scheduler.start()
         uri = self.app.config["SQLALCHEMY_DATABASE_URI"]
@@ -91,6 +94,10 @@ class Channel:
             screens = self._screens.get(screen.code, [])
             if screen in screens:
                 screens.remove(screen)
+                if screen.kind == "tv" and self._tvs.get(screen.code, 0) > 1:
+                    self._tvs[screen.code] -= 1
+                elif screen.kind == "tv":
+                    self._tvs.pop(screen.code, None)
             if not screens:
                 self._screens.pop(screen.code, None)
         self.end(screen)
@@ -126,6 +133,11 @@ class Channel:
         """The open screens of table ``code`` in this process."""
         with self._lock:
             return list(self._screens.get(code, []))
+
+    def tv_open(self, code: str) -> bool:
+        """Whether a TV of table ``code`` has its stream open in this process (asked at every
+        drawing of a phone's seat regions: counted, not looked for among the screens)."""
+        return code in self._tvs
 
     def serving(self) -> bool:
         """Whether this process has open screens."""

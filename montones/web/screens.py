@@ -74,7 +74,7 @@ def _render(table, kind: str) -> str:
 def tv_open(code: str) -> bool:
     """Whether a TV of the table is open: phones defer to its reveal only then (show.js). The
     screens of this process are the ones known here."""
-    return any(screen.kind == "tv" for screen in channel.of().screens(code))
+    return channel.of().tv_open(code)
 
 
 def phone_context(table, player, choices: dict, **extra) -> dict:
