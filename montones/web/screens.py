@@ -54,10 +54,17 @@ def shared(table, kind: str, locale: str) -> str:
     return channel.of().renders.get(key, lambda: _render(table, kind))
 
 
+def full_view(table) -> dict:
+    """The table's view every screen shares (``table_view`` for no seat: the odds, the night's
+    end), worked out once per version: the phones' felt, the TV and the host's page draw it."""
+    key = (table.code, table.version, "full view", "")
+    return channel.of().renders.get(key, lambda: table_view(table))
+
+
 def _render(table, kind: str) -> str:
     context = {
         "table": table,
-        "v": table_view(table),
+        "v": full_view(table),
         "stage": service.stage(table.state),
         "join_url": join_url(table),
         "oob": False,

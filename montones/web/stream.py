@@ -4,7 +4,7 @@ watcher's phone, the host).
 Each stream is one loop: it waits for a newer version of its table (:meth:`Broker.wait`; a
 stream that was busy skips the versions it missed), and sends its screen's regions whole in one
 ``update`` event (:mod:`montones.web.screens`), which htmx's idiomorph extension merges into
-the page. The host's page is sent the version alone (``changed``) and draws itself again. On
+the page; the host's page, the regions whose inputs changed (``host.live_regions``). On
 connecting, a screen is sent its regions if its table moved since its page was drawn. A stream
 sends a heartbeat when it has had nothing to send for ``HEARTBEAT`` seconds, and ends after
 ``STREAM_MAX_SECONDS`` (the browser connects again). Under ``montones serve`` a stream is a
@@ -31,7 +31,7 @@ from werkzeug.test import EnvironBuilder
 from montones import service
 from montones.live import channel
 from montones.live.channel import Screen
-from montones.web import screens
+from montones.web import host, screens
 from montones.web.common import actor_for
 
 bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
@@ -56,7 +56,7 @@ def stream(code):
     kind = request.args.get("screen", "host")
     if kind not in SCREENS:
         kind = "host"
-    _actor, player = actor_for(table)
+    actor, player = actor_for(table)
     seen = request.args.get("v", type=int, default=-1)
     address = request.remote_addr or ""
     live = channel.of()
@@ -77,7 +77,7 @@ def stream(code):
         "headers": {"Cookie": request.headers.get("Cookie", "")},
     }
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
-    sender = Sender(current_app._get_current_object(), screen, player, asked, seen)
+    sender = Sender(current_app._get_current_object(), screen, player, asked, seen, actor)
     # Under montones serve, a stream ends as soon as its reader closes the connection
     # (montones.serving), not at the next heartbeat that fails: its connection is a descriptor.
     on_reader_gone = request.environ.get("montones.on_reader_gone")
@@ -132,8 +132,10 @@ def stream(code):
 class Sender:
     """What one stream sends: its screen's regions at the table's newest version, whole."""
 
-    def __init__(self, app, screen: Screen, player, asked: dict, seen: int):
+    def __init__(self, app, screen: Screen, player, asked: dict, seen: int, actor=None):
         self.app, self.screen, self.player, self.asked = app, screen, player, asked
+        self.actor = actor  # who the screen's browser is (the host's page: the host)
+        self.host_drawn: dict = {}  # what each of the host page's regions was drawn from
         self.version = seen  # the version whose regions the screen shows
         self.watching: tuple[int, str] | None = None  # the count it shows, and in what
         self.reactions: tuple = ()  # the reactions it shows (see Channel.reactions)
@@ -154,10 +156,12 @@ class Sender:
             table = service.get_table(screen.code)
             live.broker.publish(table.code, table.version, table)
         if screen.kind == "host":
-            if table.version == self.version:
+            if table.version == self.version or not self.actor.is_host:
                 return b""
             self.version = table.version
-            return b"event: changed\ndata: %d\n\n" % table.version
+            with self._context(screen.locale):
+                html = host.live_regions(table, self.actor, self.host_drawn)
+            return screens.update(html) if html else b""
         html = []
         if screen.kind in ("tv", "watch"):
             html += self._watching(table)
