@@ -43,11 +43,14 @@ HEARTBEAT = 15.0  # seconds between writes to a screen, at most
 # screens fifty updates a second, each of the newest version, not one per tap. At 50 ms the
 # live bench's bets, each placed once the last shows everywhere, waited for it: p95 61 ms.
 GAP = 0.02
-# gzip with zlib's whole 32 KiB window: an update repeats the last one nearly whole. Level 6
-# finds those repeats faster than level 1 and smaller (47 against 70 µs, 96 against 200 bytes
-# a phone's update in process); memory level 5 compresses them as well as 8 with a quarter of
-# its hash (docs/performance.md, "The live path").
-WINDOW_BITS, MEMORY_LEVEL, LEVEL = 15, 5, 6
+# gzip with zlib's whole 32 KiB window: an update repeats the last one nearly whole. Level 1
+# finds those repeats in two thirds of level 6's time, for twice the bytes, far under the
+# budget of 400 a screen and action (96 updates of a Montones table of 25, 2026-12-05: a
+# phone's 7.9 kB update 20.7 against 32.2 µs, 416 against 202 bytes; the TV's 12.6 kB, 27.0
+# against 38.6 µs, 535 against 178): the worker's CPU is the budget the night misses, not
+# the bytes. Memory level 5 compresses them as well as 8 with a quarter of its hash
+# (docs/performance.md, "The live path").
+WINDOW_BITS, MEMORY_LEVEL, LEVEL = 15, 5, 1
 
 
 @bp.get("/stream")
