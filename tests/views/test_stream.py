@@ -3,6 +3,7 @@ regions whole in each update (montones/web/stream.py)."""
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import replace
 
@@ -298,3 +299,20 @@ def test_the_tv_is_sent_the_end_of_its_lobby_and_a_reaction_without_a_version(ap
         assert f'data-seat="{party.seats["Ben"]}"' in data and "#gasp" in data
     finally:
         stream.close()
+
+
+def test_the_host_regions_the_stream_sends_are_the_page_s_own(night):
+    """A region of the host's page as its stream sends it is the same markup as a fresh load
+    of the page draws (the nonces of its forms aside): a reload and a live update agree."""
+    nonce = re.compile(r'name="nonce" value="[\w-]{16}')
+    page = screens.one_line(night.host.get(f"/t/{night.code}/host").get_data(as_text=True))
+    stream = Stream(night.host, url(night, "host", -1))
+    try:
+        (data,) = updates_of(stream)
+    finally:
+        stream.close()
+    regions = data.split('<div hx-swap-oob="morph" id="host-')[1:]
+    assert len(regions) == 4
+    for region in regions:
+        region = '<div id="host-' + region
+        assert nonce.sub("N", region) in nonce.sub("N", page)
