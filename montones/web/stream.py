@@ -159,7 +159,7 @@ class Sender:
             table = service.get_table(screen.code)
             live.broker.publish(table.code, table.version, table)
         if screen.kind == "host":
-            if table.version == self.version or not self.actor.is_host:
+            if table.version == self.version or not getattr(self.actor, "is_host", False):
                 return b""
             self.version = table.version
             with self._context(screen.locale):
