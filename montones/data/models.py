@@ -59,6 +59,28 @@ class Player(db.Model):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie secret
     rejoin_code: Mapped[str] = mapped_column(String(8))
     joined_at: Mapped[datetime]
+    # The stake and mode the seat chose on its phone's bar (``CHOICES``, see :func:`chosen`):
+    # kept here, so that a redraw of its bar by any worker, or after a restart, keeps them.
+    # None: nothing chosen yet.
+    choices: Mapped[dict | None] = mapped_column(JSON, default=None)
+
+
+# What a seat's phone may keep of its bar (``Player.choices``), and how long each value may be:
+# any other name is ignored, and a longer value changes nothing.
+CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
+CHOICE_MOST = 40
+
+
+def chosen(kept: dict | None, values) -> dict[str, str]:
+    """The choices ``kept`` with what ``values`` (a request's form) says over them: only the
+    names of ``CHOICES``, each a string of at most ``CHOICE_MOST`` characters; what ``values``
+    does not say, or says out of bounds, stays as kept."""
+    found = dict(kept or {})
+    for name in CHOICES:
+        value = values.get(name)
+        if isinstance(value, str) and len(value) <= CHOICE_MOST:
+            found[name] = value
+    return found
 
 
 class LedgerEntry(db.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, select
@@ -68,6 +68,8 @@ class Seat:
     seat: str
     name: str
     rejoin_code: str
+    # The stake and mode the seat chose on its phone's bar, as stored (``Player.choices``).
+    choices: dict | None = field(default=None, compare=False)
 
 
 def player_by_token(table: Snapshot, token: str | None) -> Seat | None:
@@ -93,7 +95,7 @@ def departure(table: Snapshot, token: str | None, seat: str | None) -> str | Non
 
 _PLAYERS = Player.__table__
 # Built once: a phone's seat is read on its every fetch.
-_SEAT = select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code).where(
+_SEAT = select(_PLAYERS.c.seat, _PLAYERS.c.name, _PLAYERS.c.rejoin_code, _PLAYERS.c.choices).where(
     _PLAYERS.c.table_id == bindparam("table_id"),
     _PLAYERS.c.token_hash == bindparam("token_hash"),
 )
@@ -106,6 +108,17 @@ def seat_by_token(reader, table_id: int, token: str | None) -> Seat | None:
         return None
     found = reader.execute(_SEAT, {"table_id": table_id, "token_hash": hash_secret(token)}).first()
     return None if found is None else Seat(*found)
+
+
+_CHOICES = select(_PLAYERS.c.seat, _PLAYERS.c.choices).where(
+    _PLAYERS.c.table_id == bindparam("table_id"), _PLAYERS.c.choices.is_not(None)
+)
+
+
+def choices(table_id: int) -> dict[str, dict]:
+    """The stake and mode each seat of a table chose on its phone's bar, as stored (seats
+    that chose nothing yet are left out)."""
+    return dict(db.session.execute(_CHOICES, {"table_id": table_id}).all())
 
 
 def versions(codes: list[str]) -> dict[str, int]:

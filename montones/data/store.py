@@ -339,6 +339,19 @@ def new_secrets(conn: Connection, table_id: int, seat: str, token_hash: str, rej
     )
 
 
+def choose(conn: Connection, table_id: int, seat: str, choices: dict) -> None:
+    """Store the stake and mode a seat chose on its phone's bar (``Player.choices``), in the
+    transaction of ``conn`` (a tap's own, when a tap says them)."""
+    conn.execute(_CHOOSE, {"b_table": table_id, "b_seat": seat, "b_choices": choices})
+
+
+_CHOOSE = (
+    update(PLAYERS)
+    .where(PLAYERS.c.table_id == bindparam("b_table"), PLAYERS.c.seat == bindparam("b_seat"))
+    .values(choices=bindparam("b_choices"))
+)
+
+
 def player_row(conn: Connection, table_id: int, seat: str):
     """A seat's row (its token's hash and its rejoin code among them), read under the lock."""
     return conn.execute(

@@ -6,8 +6,7 @@ One :class:`Channel` per app, in ``app.extensions["channel"]`` (made by :func:`i
   (:mod:`montones.live.broker`);
 - ``renders``: what each table at each version renders to, for each kind of screen and
   language, rendered once (:mod:`montones.live.renders`);
-- the open screens of each table (:class:`Screen`), and each seat's chosen stake and mode
-  (``choices``), which a redraw of its phone's bar keeps;
+- the open screens of each table (:class:`Screen`);
 - the scheduler (:mod:`montones.live.scheduler`): one thread (a greenlet under ``montones
   serve``) that applies the tables' clocks and moves their computer players, and cuts a
   stream whose reader stopped reading. With PostgreSQL, the broker's listener thread too.
@@ -38,8 +37,6 @@ from montones.service.party import REACTIONS
 # Real seconds a stream may spend writing one update before its connection is cut: a phone that
 # stops reading (asleep, gone without a word) holds one connection and one update until then.
 STUCK = 30.0
-# A seat's choices kept for its phone's bar, at most (what a form says beyond it is ignored).
-CHOICES = ("mode", "amount", "custom", "bet_kind", "against", "side")
 # A table's reactions kept for its TVs: the last few, each shown for REACTION_SECONDS; a seat's
 # at most SEAT_SHOWN at once, however many workers its phone's taps reach.
 REACTIONS_KEPT, REACTION_SECONDS, SEAT_SHOWN = 8, 4.0, 3
@@ -69,13 +66,13 @@ class Channel:
         self.broker = Broker(self.clock)
         self.renders = Renders()
         self.scheduler = Scheduler(self)
-        self.choices: dict[tuple[str, str], dict[str, str]] = {}
         # (code, seat, language) -> each of the seat's regions as last drawn, and what from:
         # a tap's answer draws them, and its phone's stream sends that drawing, not another.
         self.seat_drawings: dict[tuple[str, str, str], dict[str, tuple[tuple, str]]] = {}
         self._screens: dict[str, list[Screen]] = {}
+        self._tvs: dict[str, int] = {}  # code -> its open TVs' streams, counted as they open
         # code -> its last reactions: (number, seat, reaction, monotonic time), not a version
-        # of the table (a reveal playing on plays on); kept in this process, as ``choices``.
+        # of the table (a reveal playing on plays on); kept in this process.
         self._reactions: dict[str, deque] = {}
         self._reacted = 0
         # This channel's name in the reactions it tells other workers of (it hears its own).
@@ -91,6 +88,8 @@ class Channel:
             if self._closed:
                 return False
             self._screens.setdefault(screen.code, []).append(screen)
+            if screen.kind == "tv":
+                self._tvs[screen.code] = self._tvs.get(screen.code, 0) + 1
         self.broker.nudged(screen.code)
         self.scheduler.start()
         uri = self.app.config["SQLALCHEMY_DATABASE_URI"]
@@ -104,6 +103,10 @@ class Channel:
             screens = self._screens.get(screen.code, [])
             if screen in screens:
                 screens.remove(screen)
+                if screen.kind == "tv" and self._tvs.get(screen.code, 0) > 1:
+                    self._tvs[screen.code] -= 1
+                elif screen.kind == "tv":
+                    self._tvs.pop(screen.code, None)
             if not screens:
                 self._screens.pop(screen.code, None)
         self.end(screen)
@@ -139,6 +142,11 @@ class Channel:
         """The open screens of table ``code`` in this process."""
         with self._lock:
             return list(self._screens.get(code, []))
+
+    def tv_open(self, code: str) -> bool:
+        """Whether a TV of table ``code`` has its stream open in this process (asked at every
+        drawing of a phone's seat regions: counted, not looked for among the screens)."""
+        return code in self._tvs
 
     def serving(self) -> bool:
         """Whether this process has open screens."""
@@ -198,17 +206,6 @@ class Channel:
         since = time.monotonic() - REACTION_SECONDS
         with self._lock:
             return tuple(r for r in self._reactions.get(code, ()) if r[3] >= since)
-
-    def choose(self, code: str, seat: str, values) -> dict[str, str]:
-        """What ``seat`` chose on its phone's bar (its stake, its mode...), as this request
-        says it (what it does not say stays as chosen before); kept, so that a redraw of the
-        bar from the stream shows it too."""
-        chosen = self.choices.setdefault((code, seat), {})
-        for name in CHOICES:
-            value = values.get(name)
-            if value is not None:
-                chosen[name] = value[:40]
-        return chosen
 
 
 def of(app: Flask | None = None) -> Channel:

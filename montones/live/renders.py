@@ -35,6 +35,14 @@ class Renders:
                     self._renders.popitem(last=False)
         return found
 
+    def put(self, key: tuple, value: Any) -> None:
+        """Keep ``value`` for ``key`` (in place of what was kept)."""
+        with self._lock:
+            self._renders[key] = value
+            self._renders.move_to_end(key)
+            while len(self._renders) > self.kept:
+                self._renders.popitem(last=False)
+
     def peek(self, key: tuple) -> Any:
         """The render kept for ``key``, or None."""
         return self._renders.get(key)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import current_app
@@ -11,6 +12,7 @@ from sqlalchemy import Connection
 
 from montones.data import store
 from montones.data.clock import clock
+from montones.data.models import chosen
 from montones.data.queries import (
     Seat,
     get_table,
@@ -193,11 +195,14 @@ def act_as(
     *,
     stage_seen: str | None = None,
     nonce: str | None = None,
+    choices: Mapping[str, str] | None = None,
 ) -> tuple[Snapshot, Seat]:
     """Run the action a browser asked for with its credentials (its seat token, its host
     secret); who is asking is read in the action's own transaction. ``params`` are the
-    action's fields as the view parsed them with the game's spec. Returns the table and the
-    asker's seat."""
+    action's fields as the view parsed them with the game's spec; ``choices``, what the tap
+    says of the seat's bar (its stake and mode: ``models.chosen``), stored in the same
+    transaction when it changes them. Returns the table and the asker's seat, with its
+    choices as stored."""
     with locked(code) as (table, conn):
         seat = seat_by_token(conn, table.id, token)
         if seat is None:
@@ -205,7 +210,23 @@ def act_as(
         actor = Actor(seat=seat.seat, is_host=is_host(table, secret))
         table.asked_by = seat.seat  # the view answers this phone with its own regions
         _act(conn, table, actor, kind, params, stage_seen, nonce)
+        mine = chosen(seat.choices, choices or {})
+        if mine != (seat.choices or {}):
+            store.choose(conn, table.id, seat.seat, mine)
+            seat = replace(seat, choices=mine)
     return table.committed, seat
+
+
+def choose(table: Snapshot, seat: Seat, values: Mapping[str, str]) -> Seat:
+    """Store what a request of ``seat``'s phone says of its bar (its stake and mode:
+    ``models.chosen``), if it changes them: a request that is not a tap (a tap stores them in
+    its own transaction: :func:`act_as`). Returns the seat with its choices as stored."""
+    mine = chosen(seat.choices, values)
+    if mine == (seat.choices or {}):
+        return seat
+    with transaction() as conn:
+        store.choose(conn, table.id, seat.seat, mine)
+    return replace(seat, choices=mine)
 
 
 def _act(

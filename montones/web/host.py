@@ -21,9 +21,11 @@ from montones import service
 from montones.data import history
 from montones.rules.games import game
 from montones.service import party
+from montones.web import screens
 from montones.web.common import (
     actor_for,
     back_to,
+    block_drawer,
     computer_spellings,
     credentials,
     join_url,
@@ -61,31 +63,172 @@ def claim(code, secret):
     return back_to("host.page", code=table.code)
 
 
+PAGE = "host/table.html"
+# The page's live regions, in its order: each a block of PAGE, one element whose id is the
+# block's name with "-" for "_". The host's stream sends each when what it is drawn from
+# changed (:func:`live_regions`); the players' region, each player's card alone when only it did.
+REGIONS = ("host_now", "host_switches", "host_players", "host_away")
+CARD = "host_player"
+
+
 @bp.get("")
 def page(code):
     table = _hosted(code)
     actor, _player = actor_for(table)
     secret = credentials(table.code)[1]
     show_link = session.pop("show_host_link", None) == table.code
-    players = table.state["players"]
+    return render_template(
+        PAGE,
+        **host_context(
+            table,
+            actor,
+            _view(table, actor),
+            host_secret=secret if show_link else None,
+            confirm=_asked(table),
+        ),
+    )
+
+
+def host_context(table, actor, view: dict, **extra) -> dict:
+    """What the host's page and its regions are drawn from (``view``: the table's, for the
+    host's seat if it has one)."""
+    return {
+        "table": table,
+        "v": view,
+        "join_url": join_url(table),
+        "watch_url": watch_url(table),
+        "host_secret": None,
+        # Each drawing of a region comes with a fresh nonce (its forms': a form resent is one
+        # action).
+        "nonce": secrets.token_urlsafe(12),
+        "actor": actor,
+        "sent_away": _sent_away(table),
+        "confirm": None,
+        **extra,
+    }
+
+
+def _view(table, actor) -> dict:
+    """The table's view as the host sees it: the one every screen shares, worked out once per
+    version, or the host's seat's, when the host plays too."""
+    return screens.full_view(table) if actor.seat is None else table_view(table, actor.seat)
+
+
+def _sent_away(table) -> list[dict]:
     names = shown_names(table.state)
-    sent_away = [
+    return [
         {"id": seat, "name": names[seat], "chips": p["chips"]}
-        for seat, p in players.items()
+        for seat, p in table.state["players"].items()
         if p.get("left")
     ]
-    return render_template(
-        "host/table.html",
-        table=table,
-        v=table_view(table, actor.seat),
-        join_url=join_url(table),
-        watch_url=watch_url(table),
-        host_secret=secret if show_link else None,
-        nonce=secrets.token_urlsafe(12),
-        actor=actor,
-        sent_away=sent_away,
-        confirm=_asked(table),
-    )
+
+
+def live_regions(table, actor, drawn: dict) -> str:
+    """The host page's regions of ``table`` whose inputs changed since they were last drawn
+    for this page, out of band for idiomorph to merge ("" if none did). ``drawn`` (the page's
+    stream keeps it, empty for a page drawn before the table moved) says what each region was
+    drawn from, and is brought up to date here. In a request context as the host's own.
+
+    What a region is drawn from: the table's switches it shows (:func:`_inputs`) and, for the
+    game's own part (``host_now``), the keys of the view its templates read when it was last
+    drawn, with their values; the players' region, who is at the table, each card its player's
+    line of the view. A bet that changes nothing here draws nothing."""
+    view = _view(table, actor)
+    drawer = None
+    html = []
+
+    def draw(block: str, **values) -> str:
+        nonlocal drawer
+        if drawer is None:
+            drawer = block_drawer(PAGE, host_context(table, actor, view))
+        return screens.out_of_band(drawer(block, **values))
+
+    for block in REGIONS:
+        inputs = _inputs(block, table, view)
+        if block == "host_now":
+            read = drawn.get(block)
+            if read is not None and read[0] == inputs and _same(read[1], view):
+                continue
+            reads = Reads(view)
+            html.append(draw(block, v=reads))
+            drawn[block] = (inputs, {key: view.get(key, MISSING) for key in reads.read_keys})
+        elif drawn.get(block) != inputs:
+            html.append(draw(block))
+            drawn[block] = inputs
+            for p in view["players"]:
+                drawn[(CARD, p["id"])] = (p, table.ended_at)
+        elif block == "host_players":  # the same players: the cards whose line changed
+            for p in view["players"]:
+                if drawn.get((CARD, p["id"])) != (p, table.ended_at):
+                    html.append(draw(CARD, p=p))
+                    drawn[(CARD, p["id"])] = (p, table.ended_at)
+    return "".join(html)
+
+
+def _inputs(block: str, table, view: dict) -> tuple:
+    """What of the table region ``block`` shows, besides the view's keys ``host_now`` reads."""
+    if block == "host_now":
+        return (table.paused, table.ended_at)
+    if block == "host_switches":
+        state = table.state
+        return (
+            table.paused,
+            table.ended_at,
+            table.next_code,
+            table.tv_language,
+            table.party,
+            state.get("closed"),
+            state.get("tv_silent"),
+            party.in_lobby(table),
+        )
+    if block == "host_players":
+        return (table.ended_at, tuple(p["id"] for p in view["players"]))
+    return tuple((p["id"], p["name"], p["chips"]) for p in _sent_away(table))
+
+
+MISSING = object()  # a key the view does not have
+
+
+def _same(read: dict, view: dict) -> bool:
+    """Whether ``view`` has what ``read`` says of the keys a drawing read."""
+    return all(view.get(key, MISSING) == value for key, value in read.items())
+
+
+class Reads(dict):
+    """A view that notes which of its keys a template reads (``v.x``, ``v["x"]``, ``"x" in
+    v``; all of them when it is gone through whole): a drawing depends on those alone."""
+
+    def __init__(self, view: dict):
+        super().__init__(view)
+        self.read_keys: set = set()
+
+    def __getitem__(self, key):
+        self.read_keys.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read_keys.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self.read_keys.add(key)
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self.read_keys.update(dict.keys(self))
+        return super().__iter__()
+
+    def keys(self):
+        self.read_keys.update(dict.keys(self))
+        return super().keys()
+
+    def values(self):
+        self.read_keys.update(dict.keys(self))
+        return super().values()
+
+    def items(self):
+        self.read_keys.update(dict.keys(self))
+        return super().items()
 
 
 def _asked(table) -> dict | None:

@@ -37,9 +37,13 @@ SEAT_BLOCKS = screens.SEAT_REGIONS
 
 def _context(table, player, **extra):
     """What the phone's page and regions are drawn from, with the stake and mode its seat
-    chose (kept for its stream's redraws: ``Channel.choose``)."""
+    chose: as stored with its seat, and what this request says of them, stored too when it
+    changes them (a tap's own transaction stored what it says: ``service.act_as``), so that
+    its stream's redraws, by any worker, keep them."""
     if player is not None:
-        choices = channel.of().choose(table.code, player.seat, request.values)
+        player = service.choose(table, player, request.values)
+        choices = player.choices or {}
+        screens.chose(table, player.seat, choices)
     else:
         choices = {name: request.values.get(name, "") for name in ("mode", "amount", "custom")}
     rules = game(table.game)
@@ -123,6 +127,7 @@ def act(code, kind):
             params,
             stage_seen=request.form.get("stage") or None,
             nonce=_nonce(request.form),
+            choices=request.values,
         )
     except service.ServiceError as error:
         notice, status = refusal(error), error.status
@@ -187,12 +192,10 @@ def _answer(table, player, blocks: list[str], http_status: int = 200, **extra):
     locale = str(get_locale())
     html = [screens.shared(table, "phone", locale)] if len(seat) < len(blocks) else []
     if seat:  # kept for the phone's stream, which sends this drawing, not another
-        live = channel.of()
-        choices = live.choices.get((table.code, player.seat), {})
         keys = screens.seat_keys(
             table,
             player.seat,
-            choices,
+            context["choices"],
             screens.shared_view(table),
             context["notice"],
             context["confirming"],

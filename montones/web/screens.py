@@ -6,7 +6,7 @@ What every screen of a kind shows alike (a phone's felt, the whole TV) is render
 table, version, kind of screen and language, in the live channel's render cache: forty screens
 cost one render, not forty. A seated phone's seat regions (its status, its guide, its bar) are
 drawn for its seat, from the engine's views of them and the stake and mode the seat chose
-(``Channel.choose``); each is drawn again only when what it is drawn from changed (:func:`seat_keys`).
+(stored with its seat: :func:`choices`); each is drawn again only when what it is drawn from changed (:func:`seat_keys`).
 A tap's answer is the same regions, drawn for the tapping phone.
 """
 
@@ -19,6 +19,7 @@ from flask import current_app, render_template
 from flask_babel import force_locale, get_locale
 
 from montones import service
+from montones.data import queries
 from montones.data.clock import clock
 from montones.live import channel
 from montones.rules.games import game
@@ -53,10 +54,17 @@ def shared(table, kind: str, locale: str) -> str:
     return channel.of().renders.get(key, lambda: _render(table, kind))
 
 
+def full_view(table) -> dict:
+    """The table's view every screen shares (``table_view`` for no seat: the odds, the night's
+    end), worked out once per version: the phones' felt, the TV and the host's page draw it."""
+    key = (table.code, table.version, "full view", "")
+    return channel.of().renders.get(key, lambda: table_view(table))
+
+
 def _render(table, kind: str) -> str:
     context = {
         "table": table,
-        "v": table_view(table),
+        "v": full_view(table),
         "stage": service.stage(table.state),
         "join_url": join_url(table),
         "oob": False,
@@ -73,7 +81,7 @@ def _render(table, kind: str) -> str:
 def tv_open(code: str) -> bool:
     """Whether a TV of the table is open: phones defer to its reveal only then (show.js). The
     screens of this process are the ones known here."""
-    return any(screen.kind == "tv" for screen in channel.of().screens(code))
+    return channel.of().tv_open(code)
 
 
 def phone_context(table, player, choices: dict, **extra) -> dict:
@@ -102,8 +110,28 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
         "tv_open": tv_open(table.code),
         "notice": None,
         "confirming": None,
+        "choices": choices,
         **extra,
     }
+
+
+def choices(table, seat: str, fresh: bool = False) -> dict[str, str]:
+    """The stake and mode ``seat`` chose on its phone's bar, as stored (``Player.choices``):
+    every seat's read once per table version in this process (the render cache), or read now
+    (``fresh``: a stream's first drawing, which another worker's request may have changed)."""
+    key = (table.code, table.version, "choices", "")
+    renders = channel.of().renders
+    if fresh:
+        renders.put(key, queries.choices(table.id))
+    return renders.get(key, lambda: queries.choices(table.id)).get(seat, {})
+
+
+def chose(table, seat: str, choices: dict[str, str]) -> None:
+    """``seat`` chose ``choices`` at ``table``'s version (a request of its phone stored them):
+    what this process read of that version says so from now on."""
+    found = channel.of().renders.peek((table.code, table.version, "choices", ""))
+    if found is not None and found.get(seat, {}) != choices:
+        found[seat] = choices
 
 
 def seat_keys(

@@ -4,7 +4,7 @@ watcher's phone, the host).
 Each stream is one loop: it waits for a newer version of its table (:meth:`Broker.wait`; a
 stream that was busy skips the versions it missed), and sends its screen's regions whole in one
 ``update`` event (:mod:`montones.web.screens`), which htmx's idiomorph extension merges into
-the page. The host's page is sent the version alone (``changed``) and draws itself again. On
+the page; the host's page, the regions whose inputs changed (``host.live_regions``). On
 connecting, a screen is sent its regions if its table moved since its page was drawn. A stream
 sends a heartbeat when it has had nothing to send for ``HEARTBEAT`` seconds, and ends after
 ``STREAM_MAX_SECONDS`` (the browser connects again). Under ``montones serve`` a stream is a
@@ -22,14 +22,16 @@ import os
 import time
 import zlib
 from contextlib import ExitStack, closing
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import force_locale, get_locale
+from werkzeug.test import EnvironBuilder
 
 from montones import service
 from montones.live import channel
 from montones.live.channel import Screen
-from montones.web import screens
+from montones.web import host, screens
 from montones.web.common import actor_for
 
 bp = Blueprint("stream", __name__, url_prefix="/t/<code>")
@@ -41,11 +43,14 @@ HEARTBEAT = 15.0  # seconds between writes to a screen, at most
 # screens fifty updates a second, each of the newest version, not one per tap. At 50 ms the
 # live bench's bets, each placed once the last shows everywhere, waited for it: p95 61 ms.
 GAP = 0.02
-# gzip with zlib's whole 32 KiB window: an update repeats the last one nearly whole. Level 6
-# finds those repeats faster than level 1 and smaller (47 against 70 µs, 96 against 200 bytes
-# a phone's update in process); memory level 5 compresses them as well as 8 with a quarter of
-# its hash (docs/performance.md, "The live path").
-WINDOW_BITS, MEMORY_LEVEL, LEVEL = 15, 5, 6
+# gzip with zlib's whole 32 KiB window: an update repeats the last one nearly whole. Level 1
+# finds those repeats in two thirds of level 6's time, for twice the bytes, far under the
+# budget of 400 a screen and action (96 updates of a Montones table of 25, 2026-12-05: a
+# phone's 7.9 kB update 20.7 against 32.2 µs, 416 against 202 bytes; the TV's 12.6 kB, 27.0
+# against 38.6 µs, 535 against 178): the worker's CPU is the budget the night misses, not
+# the bytes. Memory level 5 compresses them as well as 8 with a quarter of its hash
+# (docs/performance.md, "The live path").
+WINDOW_BITS, MEMORY_LEVEL, LEVEL = 15, 5, 1
 
 
 @bp.get("/stream")
@@ -54,7 +59,7 @@ def stream(code):
     kind = request.args.get("screen", "host")
     if kind not in SCREENS:
         kind = "host"
-    _actor, player = actor_for(table)
+    actor, player = actor_for(table)
     seen = request.args.get("v", type=int, default=-1)
     address = request.remote_addr or ""
     live = channel.of()
@@ -75,7 +80,7 @@ def stream(code):
         "headers": {"Cookie": request.headers.get("Cookie", "")},
     }
     ends = time.monotonic() + current_app.config.get("STREAM_MAX_SECONDS", 600)
-    sender = Sender(current_app._get_current_object(), screen, player, asked, seen)
+    sender = Sender(current_app._get_current_object(), screen, player, asked, seen, actor)
     # Under montones serve, a stream ends as soon as its reader closes the connection
     # (montones.serving), not at the next heartbeat that fails: its connection is a descriptor.
     on_reader_gone = request.environ.get("montones.on_reader_gone")
@@ -130,13 +135,16 @@ def stream(code):
 class Sender:
     """What one stream sends: its screen's regions at the table's newest version, whole."""
 
-    def __init__(self, app, screen: Screen, player, asked: dict, seen: int):
+    def __init__(self, app, screen: Screen, player, asked: dict, seen: int, actor=None):
         self.app, self.screen, self.player, self.asked = app, screen, player, asked
+        self.actor = actor  # who the screen's browser is (the host's page: the host)
+        self.host_drawn: dict = {}  # what each of the host page's regions was drawn from
         self.version = seen  # the version whose regions the screen shows
         self.watching: tuple[int, str] | None = None  # the count it shows, and in what
         self.reactions: tuple = ()  # the reactions it shows (see Channel.reactions)
         self.drawn: dict | None = None  # what its seat regions were drawn from (seat_keys)
         self.live = channel.of(app)
+        self._environ: dict | None = None  # the WSGI environ of its renders (see _context)
 
     def send(self) -> bytes:
         """The events that bring the screen to the table as it stands (nothing if it shows
@@ -151,10 +159,12 @@ class Sender:
             table = service.get_table(screen.code)
             live.broker.publish(table.code, table.version, table)
         if screen.kind == "host":
-            if table.version == self.version:
+            if table.version == self.version or not getattr(self.actor, "is_host", False):
                 return b""
             self.version = table.version
-            return b"event: changed\ndata: %d\n\n" % table.version
+            with self._context(screen.locale):
+                html = host.live_regions(table, self.actor, self.host_drawn)
+            return screens.update(html) if html else b""
         html = []
         if screen.kind in ("tv", "watch"):
             html += self._watching(table)
@@ -180,21 +190,23 @@ class Sender:
             return screens.shared(table, kind, locale)
 
     def _context(self, locale: str, choices: dict | None = None):
-        """A request as the screen's own (its address, cookie and language), for a render."""
+        """A request as the screen's own (its address, cookie and language), for a render.
+        Its WSGI environ is built once per stream and copied for each render (building it
+        anew, as ``test_request_context`` does, cost a tenth of the worker on the night)."""
+        if self._environ is None:
+            self._environ = EnvironBuilder(
+                "/", base_url=self.asked["base_url"], headers=self.asked["headers"]
+            ).get_environ()
+        environ = dict(self._environ)
+        if choices:
+            environ["QUERY_STRING"] = urlencode(choices)
         both = ExitStack()
-        both.enter_context(
-            self.app.test_request_context(
-                "/",
-                base_url=self.asked["base_url"],
-                headers=self.asked["headers"],
-                query_string=choices or {},
-            )
-        )
+        both.enter_context(self.app.request_context(environ))
         both.enter_context(force_locale(locale))
         return both
 
     def _phone(self, table, moved: bool) -> list[str]:
-        screen, live = self.screen, self.live
+        screen = self.screen
         html = [self._shared(table, "phone", screen.locale)] if moved else []
         if screen.away is not None and _back(table.state, screen):
             screen.seat, screen.away = screen.away, None
@@ -212,7 +224,7 @@ class Sender:
             with self._context(screen.locale):
                 html.append(screens.gone(table, reason))
             return html
-        choices = live.choices.get((table.code, screen.seat), {})
+        choices = screens.choices(table, screen.seat, fresh=self.drawn is None)
         keys = screens.seat_keys(table, screen.seat, choices, screens.shared_view(table))
         if keys != self.drawn:
             drawing = screens.kept_regions(table, screen.seat, screen.locale, keys)

@@ -9,7 +9,7 @@ from sqlalchemy import inspect
 from montones.extensions import db
 from tests.helpers.apps import make_app
 
-HEAD = "0004"
+HEAD = "0005"
 
 
 def opened(url):
@@ -39,6 +39,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
                 ("game_tables", "next_code"),
                 ("game_tables", "party"),
                 ("ledger", "kind"),
+                ("players", "choices"),
             ):
                 conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
         db.engine.dispose()
@@ -48,6 +49,7 @@ def test_a_database_made_before_migrations_gets_the_columns_added_since(fresh_da
         columns = {c["name"] for c in inspect(db.engine).get_columns("game_tables")}
         assert {"tv_language", "next_code", "party"} <= columns
         assert "kind" in {c["name"] for c in inspect(db.engine).get_columns("ledger")}
+        assert "choices" in {c["name"] for c in inspect(db.engine).get_columns("players")}
         flask_migrate.check()
         db.engine.dispose()
 

@@ -3,12 +3,15 @@ regions whole in each update (montones/web/stream.py)."""
 
 from __future__ import annotations
 
+import re
 import zlib
+from dataclasses import replace
 
 import pytest
 
+from montones import service
 from montones.live import channel
-from montones.web import screens
+from montones.web import host, screens
 from tests.helpers.apps import make_app
 from tests.helpers.nights import Night, csrf_of
 from tests.helpers.streams import Stream, url
@@ -75,12 +78,59 @@ def test_the_tv_gets_its_regions(night):
         stream.close()
 
 
-def test_the_host_page_is_told_the_version(night):
+HOST_REGIONS = ("host-now", "host-switches", "host-players", "host-away")
+
+
+def test_the_host_page_gets_its_regions_then_only_what_changed(night, monkeypatch):
+    """The host's page, drawn before the table moved, is sent its regions whole; then a bet
+    draws and sends the bettor's card alone (the host's line, switches and the rest of the
+    players drawn from what the bet did not change), and a version that changes nothing the
+    host's page shows draws and sends nothing."""
+    drawn = []
+    drawer = host.block_drawer
+
+    def counting(template, context):
+        draw = drawer(template, context)
+        return lambda block, **values: drawn.append(block) or draw(block, **values)
+
+    monkeypatch.setattr(host, "block_drawer", counting)
     stream = Stream(night.host, url(night, "host", 0))
     try:
-        assert stream.events(until="changed") == [("changed", str(night.state()["version"]))]
+        (data,) = updates_of(stream)
+        at = [data.find(f'id="{region}"') for region in HOST_REGIONS]
+        assert -1 not in at and at == sorted(at) and data.count('hx-swap-oob="morph"') == 4
+        assert drawn == ["host_now", "host_switches", "host_players", "host_away"]
+        drawn.clear()
+        night.ok("Eva", "tap", heap=2, mode="bet", amount=4, custom="")
+        (data,) = updates_of(stream)
+        eva = night.seats["Eva"]
+        assert data.count('hx-swap-oob="morph"') == 1 and f'id="host-player-{eva}"' in data
+        assert f'data-chips="{night.state()["players"][eva]["chips"]}"' in data
+        assert drawn == ["host_player"]
+        drawn.clear()
+        # The host pauses the table: the line and the switches say so, the players do not.
+        assert night.host_do("pause").status_code == 303
+        (data,) = updates_of(stream)
+        assert 'id="host-now"' in data and 'id="host-switches"' in data
+        assert "host-player" not in data and drawn == ["host_now", "host_switches"]
     finally:
         stream.close()
+        night.host_do("resume")
+
+
+def test_a_version_that_changes_nothing_on_the_host_page_draws_nothing(night, app):
+    """What the host's stream does at each version (``host.live_regions``): nothing drawn
+    again, nothing sent, for a version whose inputs of every region are as drawn."""
+    with app.test_request_context():
+        table = service.get_table(night.code)
+        actor = service.Actor(seat=None, is_host=True)
+        drawn: dict = {}
+        assert host.live_regions(table, actor, drawn).count('hx-swap-oob="morph"') == 4
+        same = replace(table, version=table.version + 1)  # as another version would be
+        assert host.live_regions(same, actor, drawn) == ""
+        paused = replace(same, version=same.version + 1, paused=True)
+        again = host.live_regions(paused, actor, drawn)
+        assert 'id="host-now"' in again and "host-player" not in again
 
 
 def test_the_phones_of_one_language_share_one_render_of_a_version(night, monkeypatch):
@@ -249,3 +299,20 @@ def test_the_tv_is_sent_the_end_of_its_lobby_and_a_reaction_without_a_version(ap
         assert f'data-seat="{party.seats["Ben"]}"' in data and "#gasp" in data
     finally:
         stream.close()
+
+
+def test_the_host_regions_the_stream_sends_are_the_page_s_own(night):
+    """A region of the host's page as its stream sends it is the same markup as a fresh load
+    of the page draws (the nonces of its forms aside): a reload and a live update agree."""
+    nonce = re.compile(r'name="nonce" value="[\w-]{16}')
+    page = screens.one_line(night.host.get(f"/t/{night.code}/host").get_data(as_text=True))
+    stream = Stream(night.host, url(night, "host", -1))
+    try:
+        (data,) = updates_of(stream)
+    finally:
+        stream.close()
+    regions = data.split('<div hx-swap-oob="morph" id="host-')[1:]
+    assert len(regions) == 4
+    for region in regions:
+        region = '<div id="host-' + region
+        assert nonce.sub("N", region) in nonce.sub("N", page)
