@@ -77,7 +77,10 @@ class Scheduler:
             version = self.broker.published_version(code)
             if self._read_at.get(code) != version:
                 self._read_at[code] = version
-                self._deadlines[code] = service.clock_deadline(self.table(code))
+                try:
+                    self._deadlines[code] = service.clock_deadline(self.table(code))
+                except service.NotFound:  # a code no table of this database has: no clock
+                    self._deadlines.pop(code, None)
         timeout, now = min(IDLE, FIND_EVERY), self.clock.time()
         for code, due in list(self._deadlines.items()):
             if due is None:

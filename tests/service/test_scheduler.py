@@ -72,3 +72,23 @@ def test_a_table_another_worker_serves_is_ticked_from_the_database(app, clock):
         assert actions(app, code)[-1].actor != "system"
     finally:
         live.scheduler.stop()
+
+
+def test_a_code_no_table_has_stops_no_other_table_s_clock(app, clock):
+    # A version heard for a table this database does not hold (another test's or night's, on
+    # a shared PostgreSQL, or a table deleted since) must not fail every round: the other
+    # tables' clocks go on.
+    code, seats = table_with(app, computers=2)
+    with app.app_context():
+        service.act(code, HOST, "draw", {})
+        table = service.get_table(code)
+        if table.state["banker"] == seats["Ana"]:
+            service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
+            table = service.get_table(code)
+        due = service.clock_deadline(table)
+    live = channel.of(app)
+    live.broker.publish("-EC", 3)
+    clock.advance(due - clock.time() + 0.1)
+    with app.app_context():
+        assert live.scheduler.round() == 0.0  # the computer's turn was applied
+    assert live.broker.published_version(code) > table.version
