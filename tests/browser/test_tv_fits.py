@@ -168,11 +168,10 @@ ROWS = """() => {
   // (issue 36: to 0.76): there the size as laid out is held. Monte Bank's felt reflows too
   // (issue 41: at twelve players, with side cards, it was scaled to 0.61, 15 px drawn).
   const reflows = (el) => !el.closest("#felt") || !!el.closest(".finale") || !!el.closest(".felt--mb");
-  // Issue 41 asks 20 px of Monte Bank's felt at twelve players too; its fullest steps (twelve
-  // players' payments in Spanish, a bank passed under a four-line status) are drawn at 18.8 px
-  // so far (15 px before): held at 18 until they reach 20.
-  const least = (el) => el.closest(".felt--mb") ? 18 : 20;
-  const small = (el) => parseFloat(getComputedStyle(el).fontSize) < 24 || (reflows(el) && drawn(el) < least(el));
+  // Issue 41 asks 20 px of Monte Bank's felt at twelve players too, side cards and all: held
+  // like the rest (its fullest steps, twelve players' payments in Spanish and a bank passed
+  // under a four-line status, were drawn at 18.8 px).
+  const small = (el) => parseFloat(getComputedStyle(el).fontSize) < 24 || (reflows(el) && drawn(el) < 20);
   const meets = (r, s) => r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1;
   const within = (r, s) => r.left >= s.left - 1 && r.top >= s.top - 1 && r.right <= s.right + 1 && r.bottom <= s.bottom + 1;
   const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
@@ -289,13 +288,6 @@ SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 
 # Four tables of 2 to 12 players each: up to about 4 minutes on a loaded machine.
 @pytest.mark.timeout(900)
-# Known to fail since the party's lobby and faces came (issue 40), in every game: the lobby is
-# drawn inside the TV's felt, which fit.js then scales to 0.3-0.6 while it shows ("2 players
-# seated" drawn at 15 px), and a face beside a long name wraps it from seven players on
-# ("Guadalupe: the name takes 68 px"). Strict: the day it passes, this mark must go.
-@pytest.mark.xfail(
-    strict=True, reason="issue 40's lobby inside the TV's fitted felt; faces wrap names"
-)
 @pytest.mark.parametrize("game", [*FIELDS, *VARIANTS])
 def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, game):
     """A random night of the game in every language at once, from two players to seven and
