@@ -11,6 +11,7 @@
 
   var BOXES = "body.tv .tv-main > .felt, body.tv .demo__felt > .felt, body.tv .tv-side > .players, body.tv .tv-side > .recent";
   var SMALLEST = 0.35; // no smaller than this: past it nothing is read from the sofa anyway
+  var ALTERNATIVE = "body.tv .felt--mb"; // the boxes with a second dense layout to try
 
   function parts(box) {
     // The join corner keeps its size: a QR code scaled down is read by fewer phones.
@@ -30,19 +31,36 @@
   function fit(box) {
     // An attribute the observer below does not watch: fitting does not ask for a fit again.
     delete box.dataset.fit;
+    delete box.dataset.fitAlt;
     zoom(box, 1);
     if (fits(box)) { return; }
     box.dataset.fit = "dense";
     // Held to a pixel to spare, as a zoom is (below): sizes are rounded, and a deck's seal laid
     // out to the felt's last pixel once ended past its edge.
     if (box.scrollHeight < box.clientHeight && box.scrollWidth < box.clientWidth) { return; }
+    var best = largest(box);
+    // A box with a second way to lay out its dense self (the CSS's [data-fit-alt]) takes
+    // whichever lets it keep the larger size: Monte Bank's payments beside the layout when its
+    // bets stack tall, under it when they do not.
+    if (box.matches(ALTERNATIVE)) {
+      box.dataset.fitAlt = "";
+      var other = largest(box);
+      if (other > best) { best = other; } else { delete box.dataset.fitAlt; }
+    }
+    zoom(box, best * 0.99); // a pixel's margin: the sizes it measured are rounded
+  }
+
+  // The largest zoom, to within 1%, at which the box holds what it holds as it is laid out now.
+  function largest(box) {
     var low = SMALLEST, high = 1;
-    for (var i = 0; i < 7; i++) { // to within 1%
+    zoom(box, 1);
+    if (fits(box)) { return 1; }
+    for (var i = 0; i < 7; i++) {
       var mid = (low + high) / 2;
       zoom(box, mid);
       if (fits(box)) { low = mid; } else { high = mid; }
     }
-    zoom(box, low * 0.99); // a pixel's margin: the sizes it measured are rounded
+    return low;
   }
 
   var pending = false;
