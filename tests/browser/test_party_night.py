@@ -163,7 +163,9 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
         for punter in (seat_ana, seat_ben):  # whichever of them is not the banker now
             big_bet(night, punter, game)
         made = night.step() or night.step(patient=True)
-        if made is None:  # the server's own clock moves next (a bank passed on), or the night is over
+        if (
+            made is None
+        ):  # the server's own clock moves next (a bank passed on), or the night is over
             if night.table().ended_at or time.monotonic() - idle > 20:
                 break
             time.sleep(0.25)

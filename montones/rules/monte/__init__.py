@@ -142,6 +142,7 @@ settings_for_rounds = rotation.settings_for_rounds
 view = table.seat_view(_whole_view, my_view)
 regions = table.seat_regions(status=status_view, bar=bar_view)
 
+
 def _betting(state: State) -> bool:
     return state["phase"] == BETTING
 
