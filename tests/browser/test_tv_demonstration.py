@@ -58,10 +58,11 @@ def test_the_tv_plays_its_demonstration_until_the_first_player_sits_down(
     expect(tv.locator(".demo__caption")).not_to_have_attribute("data-demo-step", step, timeout=wait)
     screenshot(tv, f"tv-demo-{played}-{language}-next")
 
-    # The first player sits down: the real table comes back at once, with them in it.
+    # The first player sits down: the real table comes back at once, with them in it (its
+    # lobby, laid over the felt until the night starts).
     join(chromium, f"{base}/t/{code}/join", "Ana")
     expect(tv.locator(".demo")).to_have_count(0, timeout=TIMEOUT)
-    expect(tv.locator("#felt")).to_be_visible()
+    expect(tv.locator(".party-lobby")).to_contain_text("Ana", timeout=TIMEOUT)
     expect(tv.locator("#players")).to_contain_text("Ana", timeout=TIMEOUT)
     screenshot(tv, f"tv-demo-gone-{played}-{language}")
 

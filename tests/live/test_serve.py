@@ -111,10 +111,10 @@ def test_sigterm_ends_every_stream_cleanly_at_once_and_stops_the_server(tmp_path
         def listen():
             timeout = httpx.Timeout(10, read=None)
             with httpx.Client(timeout=timeout) as client:
-                # A stream that has seen no version is sent the table's at once, once its
+                # A TV's stream that has seen no version is sent the table's at once, once its
                 # screen is open on the server (web/stream.py: after live.open): from its
                 # first event on, SIGTERM has it to end.
-                with client.stream("GET", f"{base}/t/{code}/stream") as response:
+                with client.stream("GET", f"{base}/t/{code}/stream?screen=tv") as response:
                     lines = response.iter_lines()
                     assert any(line.startswith("event: ") for line in lines)
                     opened.wait(10)

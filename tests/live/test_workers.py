@@ -6,6 +6,7 @@ import time
 import httpx
 
 from montones.data.clock import Clock
+from montones.live import scheduler
 from montones.live.broker import LISTENER, Broker
 from tests.helpers.liveserver import create_table, free_port, seat, start_server, stop_server
 
@@ -21,12 +22,14 @@ def test_live_updates_cross_workers(tmp_path, postgres_url):
         stop = threading.Event()
 
         def listen(response):
+            # A TV's stream: one update event each time its table moved (its first: the table
+            # as the stream joined it), each noted with when it came.
             try:
                 for line in response.iter_lines():
                     if stop.is_set():
                         return
-                    if line.startswith("data: "):
-                        received.append((id(response), int(line[6:])))
+                    if line == "event: update":
+                        received.append((id(response), time.monotonic()))
             except httpx.HTTPError:  # the stream closes when the test ends
                 return
 
@@ -34,24 +37,31 @@ def test_live_updates_cross_workers(tmp_path, postgres_url):
         deadline = time.monotonic() + 20
         while (len(pids) < 2 or len(streams) < 6) and time.monotonic() < deadline:
             response = client.send(
-                client.build_request("GET", f"/t/{code}/stream?v=0"), stream=True
+                client.build_request("GET", f"/t/{code}/stream?v=0&screen=tv"), stream=True
             )
             pids.add(response.headers["X-Montones-Worker"])
             streams.append(response)
             threading.Thread(target=listen, args=(response,), daemon=True).start()
         assert len(pids) >= 2, "every stream landed on one worker"
 
-        while len({s for s, _v in received}) < len(streams) and time.monotonic() < deadline + 10:
-            time.sleep(0.05)  # each stream first reports the version it joined at
-        version_before = max(v for _s, v in received)
+        # Each stream first sends the table as it joined it (and a TV the count of screens
+        # watching, which moves while the others open): until a second passes with none.
+        while time.monotonic() < deadline + 10 and (
+            len({s for s, _at in received}) < len(streams)
+            or time.monotonic() - max(at for _s, at in received) < 1.0
+        ):
+            time.sleep(0.05)
+        assert {s for s, _at in received} == {id(r) for r in streams}
+        offered = time.monotonic()
         assert ana.post(f"/t/{code}/a/offer", amount=10).status_code == 200
-        wait_until = time.monotonic() + 10
+        # Told by the commit's NOTIFY, well before a worker's scheduler would find the new
+        # version in the database (every FIND_EVERY seconds).
+        wait_until = time.monotonic() + scheduler.FIND_EVERY / 2
         while time.monotonic() < wait_until:
-            got = {s for s, v in received if v > version_before}
-            if len(got) == len(streams):
+            if len({s for s, at in received if at > offered}) == len(streams):
                 break
             time.sleep(0.05)
-        assert {s for s, v in received if v > version_before} == {id(r) for r in streams}
+        assert {s for s, at in received if at > offered} == {id(r) for r in streams}
         stop.set()
         for response in streams:
             response.close()
