@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     (``SystemExit``: 0, and 2 with Click's message), as Click's own commands do."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        with cli.make_context("montones", args) as ctx:
+        with cli.make_context(__package__, args) as ctx:  # the program is named as its package
             return cli.invoke(ctx)
     except click.exceptions.Exit as done:
         raise SystemExit(done.exit_code) from None
