@@ -73,14 +73,29 @@ def timed_out(
     return run
 
 
-def close(
-    state: State, now: float, deadline: float | None, close_bets: Callable[[State], tuple]
-) -> tuple[State, Events]:
-    """Bets closed by the clock: exactly the banker's close (``close_bets``), once the
-    ``deadline`` the game gives has come."""
-    if deadline is None or now < deadline:
-        raise RulesError("the punters still have time to bet")
-    return close_bets(state)
+def clock(
+    betting: Betting,
+    close_bets: Callable[[State], tuple[State, Events]],
+    waits: Betting = lambda state: False,
+) -> tuple[Callable[[State], float | None], Callable[[State, float], tuple[State, Events]]]:
+    """A game's ``betting_deadline`` and ``bets_timed_out``: while ``betting`` (and the clock
+    does not ``wait`` for something only a player can do), bets close once the betting time has
+    run, exactly as the banker's close (``close_bets``) closes them."""
+
+    def betting_deadline(state: State) -> float | None:
+        """When the clock closes bets: the betting time's end."""
+        if not betting(state) or waits(state):
+            return None
+        return until(state, True)
+
+    def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
+        """The betting time ran out: bets close exactly as the banker's close closes them."""
+        deadline = betting_deadline(state)
+        if deadline is None or now < deadline:
+            raise RulesError("the punters still have time to bet")
+        return close_bets(state)
+
+    return betting_deadline, bets_timed_out
 
 
 def after_pause(state: State, now: float) -> State:

@@ -68,7 +68,7 @@ from montones.rules.monte.settle import (
 from montones.rules.monte.views import bar_view, my_view, status_view
 from montones.rules.monte.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Events, Field, State
+from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
@@ -152,19 +152,11 @@ ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
 cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
 
 
-def betting_deadline(state: State) -> float | None:
-    """When the clock closes bets: the betting time's end (a table of its own cards has
-    none: its gate is turned by hand and entered)."""
-    if not _betting(state) or own_deck.own(state):
-        return None
-    return betting_time.until(state, True)
-
-
-def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
-    """The betting time ran out: bets close exactly as the banker's turn of the gate settles the coup."""
-    return betting_time.close(
-        state, now, betting_deadline(state), lambda s: turn_gate(s, s["banker"])
-    )
+# Bets close by the clock as the banker's turn of the gate settles the coup; a table of its own
+# cards has no betting time (its gate is turned by hand and entered).
+betting_deadline, bets_timed_out = betting_time.clock(
+    _betting, lambda s: turn_gate(s, s["banker"]), waits=own_deck.own
+)
 
 
 __all__ = [

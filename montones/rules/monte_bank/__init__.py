@@ -90,7 +90,7 @@ from montones.rules.monte_bank.settle import (
 from montones.rules.monte_bank.views import bar_view, my_view, status_view
 from montones.rules.monte_bank.views import view as _whole_view
 from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Events, Field, State
+from montones.rules.table import Action, Field, State
 
 TITLE = Phrase("Monte Bank")
 DECK = FRENCH
@@ -196,18 +196,10 @@ ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
 cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
 
 
-def betting_deadline(state: State) -> float | None:
-    """When the clock closes bets: the betting time's end."""
-    if not _betting(state):
-        return None
-    return betting_time.until(state, True)
-
-
-def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
-    """The betting time ran out: bets close exactly as the banker's close closes them."""
-    return betting_time.close(
-        state, now, betting_deadline(state), lambda s: close_bets(s, s["banker"])
-    )
+# Bets close by the clock as the banker's close closes them.
+betting_deadline, bets_timed_out = betting_time.clock(
+    _betting, lambda s: close_bets(s, s["banker"])
+)
 
 
 __all__ = [

@@ -233,19 +233,13 @@ def _betting(state: State) -> bool:
 ACTIONS = betting_time.timed(ACTIONS, lambda state: stage(state), _betting)
 
 
-def betting_deadline(state: State) -> float | None:
-    """When the clock closes bets: the betting time's end, once the punters have chosen the
-    banker's heap (bets cannot close without it: the clock waits for it, then closes)."""
-    if not _betting(state) or state["hand"]["bank_heap"] is None:
-        return None
-    return betting_time.until(state, True)
-
-
-def bets_timed_out(state: State, now: float) -> tuple[State, Events]:
-    """The betting time ran out: bets close exactly as the banker's close closes them."""
-    return betting_time.close(
-        state, now, betting_deadline(state), lambda s: close_bets(s, banker_of(s))
-    )
+# Bets close by the clock as the banker's close closes them, once the punters have chosen the
+# banker's heap (bets cannot close without it: the clock waits for it, then closes).
+betting_deadline, bets_timed_out = betting_time.clock(
+    _betting,
+    lambda s: close_bets(s, banker_of(s)),
+    waits=lambda s: s["hand"]["bank_heap"] is None,
+)
 
 
 def follow_up(state: State, now: float) -> tuple[str, State, Events] | None:
