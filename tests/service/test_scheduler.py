@@ -23,7 +23,9 @@ def until(check, seconds: float = 5.0) -> bool:
     return check()
 
 
-def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
+def a_computer_to_move(app):
+    """A table of Ana and two computers, drawn for the bank, whose next move is a computer's
+    on the clock (Ana's bank, if she is drawn, put up): its code, the table and when it moves."""
     code, seats = table_with(app, computers=2)
     with app.app_context():
         service.act(code, HOST, "draw", {})
@@ -31,7 +33,11 @@ def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
         if table.state["banker"] == seats["Ana"]:  # Ana's bank waits for Ana
             service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
             table = service.get_table(code)
-        due = service.clock_deadline(table)
+        return code, table, service.clock_deadline(table)
+
+
+def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
+    code, table, due = a_computer_to_move(app)
     live = channel.of(app)
     assert not live.serving()  # no screen at all
     version = table.version
@@ -53,14 +59,7 @@ def test_a_computer_moves_when_its_turn_is_due_with_no_screen_open(app, clock):
 def test_a_table_another_worker_serves_is_ticked_from_the_database(app, clock):
     # A second app on the same database stands for another worker: it has never heard of the
     # table (no action, no stream, no NOTIFY on SQLite), and its scheduler finds it there.
-    code, seats = table_with(app, computers=2)
-    with app.app_context():
-        service.act(code, HOST, "draw", {})
-        table = service.get_table(code)
-        if table.state["banker"] == seats["Ana"]:
-            service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
-            table = service.get_table(code)
-        due = service.clock_deadline(table)
+    code, table, due = a_computer_to_move(app)
     other = make_app(app.config["SQLALCHEMY_DATABASE_URI"])
     other.extensions["clock"] = clock
     live = channel.of(other)
@@ -78,14 +77,7 @@ def test_a_code_no_table_has_stops_no_other_table_s_clock(app, clock):
     # A version heard for a table this database does not hold (another test's or night's, on
     # a shared PostgreSQL, or a table deleted since) must not fail every round: the other
     # tables' clocks go on.
-    code, seats = table_with(app, computers=2)
-    with app.app_context():
-        service.act(code, HOST, "draw", {})
-        table = service.get_table(code)
-        if table.state["banker"] == seats["Ana"]:
-            service.act(code, Actor(seat=table.state["banker"]), "bank", {"amount": 50})
-            table = service.get_table(code)
-        due = service.clock_deadline(table)
+    code, table, due = a_computer_to_move(app)
     live = channel.of(app)
     live.broker.publish("-EC", 3)
     clock.advance(due - clock.time() + 0.1)
