@@ -38,3 +38,22 @@ def deals(draw):
         for spot in draw(st.lists(spots, max_size=12))
     ]
     return deck, bank, bets, draw(st.booleans())
+
+
+def side_spots(count):
+    """A bet's spot at a table dealing ``count`` side cards: any of :data:`spots`, or a round
+    or a cross on a side card (none for 0)."""
+    if not count:
+        return spots
+    names = monte_bank.POSITIONS + monte_bank.SIDE_CARDS[:count]
+    on_side = st.sampled_from(monte_bank.SIDE_CARDS[:count])
+    return st.one_of(
+        spots,
+        st.builds(lambda s: {"kind": "round", "on": s}, on_side),
+        st.builds(
+            lambda s, p: {"kind": "cross", "on": s, "against": p}, on_side, st.sampled_from(names)
+        ).filter(lambda b: b["on"] != b["against"]),
+        st.builds(
+            lambda s, p: {"kind": "cross", "on": p, "against": s}, on_side, st.sampled_from(names)
+        ).filter(lambda b: b["on"] != b["against"]),
+    )

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from montones.rules import monte_bank
 from montones.rules.cards import FRENCH
 from montones.rules.errors import RulesError
-from tests.helpers.monte_bank_bets import PLAYERS, deals, spots
+from tests.helpers.monte_bank_bets import PLAYERS, deals, side_spots
 from tests.rules import monte_bank_before_side_cards as before
 
 ALL = list(FRENCH.codes)
@@ -108,9 +108,10 @@ def test_a_table_deals_0_1_or_2_side_cards(count):
 
 
 @pytest.mark.parametrize("enterer", ["banker", "host"])
-def test_a_table_with_its_own_cards_deals_no_side_card(enterer):
-    with pytest.raises(RulesError, match="side cards are dealt by the app"):
-        monte_bank.new_table({"side_cards": 1, "own_deck": enterer})
+def test_a_table_with_its_own_cards_has_side_cards_entered(enterer):
+    for count in (1, 2):
+        table = monte_bank.new_table({"side_cards": count, "own_deck": enterer})
+        assert table["settings"]["side_cards"] == count
     assert monte_bank.new_table({"own_deck": enterer})["settings"]["side_cards"] == 0
 
 
@@ -134,21 +135,6 @@ def test_with_side_cards_off_every_deal_settles_exactly_as_before_them(deal):
     assert now == then
 
 
-def _side_spots(count):
-    names = monte_bank.POSITIONS + monte_bank.SIDE_CARDS[:count]
-    on_side = st.sampled_from(monte_bank.SIDE_CARDS[:count])
-    return st.one_of(
-        spots,
-        st.builds(lambda s: {"kind": "round", "on": s}, on_side),
-        st.builds(
-            lambda s, p: {"kind": "cross", "on": s, "against": p}, on_side, st.sampled_from(names)
-        ).filter(lambda b: b["on"] != b["against"]),
-        st.builds(
-            lambda s, p: {"kind": "cross", "on": p, "against": s}, on_side, st.sampled_from(names)
-        ).filter(lambda b: b["on"] != b["against"]),
-    )
-
-
 @st.composite
 def side_deals(draw):
     count = draw(st.sampled_from([1, 2]))
@@ -156,7 +142,7 @@ def side_deals(draw):
     bank = draw(st.integers(1, 100))
     bets = [
         {"player": draw(st.sampled_from(PLAYERS)), **spot, "amount": draw(st.integers(1, bank))}
-        for spot in draw(st.lists(_side_spots(count), max_size=12))
+        for spot in draw(st.lists(side_spots(count), max_size=12))
     ]
     return count, deck, bank, bets, draw(st.booleans())
 

@@ -3,13 +3,13 @@ shows it, refused in words when it cannot be, and settled exactly as the same de
 the app."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from montones.rules import RulesError, monte, monte_bank, montones
 from montones.rules.cards import FRENCH, SPANISH
 from montones.rules.montones import uneven_sizes
-from tests.helpers.monte_bank_bets import spots
+from tests.helpers.monte_bank_bets import side_spots
 from tests.helpers.tables import NOW, MonteBankTable, MonteTable, Table
 
 PUNTERS = ["ana", "ben", "eva", "dan"]
@@ -470,14 +470,105 @@ def test_monte_bank_with_no_bets_settles_when_bets_close():
     assert t.state["phase"] == monte_bank.DEAL_OVER
 
 
+def test_monte_bank_side_cards_are_entered_after_the_four_a_shown_rank_set_aside():
+    t, banker = own_monte_bank(side_cards=2)
+    for card in ("7S", "JD", "2C", "4C"):
+        t.do(monte_bank.enter_card, banker, card)
+    # The four are out: the side cards now, no bet yet.
+    assert t.state["phase"] == "entering" and monte_bank.waiting_for(t.state) == "s1"
+    assert monte_bank.view(t.state)["layout"]["s1"] == []  # its place shows, empty
+    events = t.do(monte_bank.enter_card, banker, "7H")  # ul's rank: set aside, face up
+    assert events[0] == {"type": "card_entered", "card": "7H", "for": "set_aside"}
+    assert t.state["deal"]["layout"]["set_aside"] == ["7H"]
+    assert monte_bank.waiting_for(t.state) == "s1"
+    t.do(monte_bank.enter_card, banker, "5D")
+    assert monte_bank.waiting_for(t.state) == "s2"
+    t.do(monte_bank.enter_card, banker, "5S")  # s1's rank shows now: set aside too
+    t.do(monte_bank.enter_card, banker, "QH")
+    assert t.state["phase"] == monte_bank.BETTING
+    assert t.state["deal"]["layout"] == {
+        "ul": ["7S"],
+        "ur": ["JD"],
+        "ll": ["2C"],
+        "lr": ["4C"],
+        "s1": ["5D"],
+        "s2": ["QH"],
+        "set_aside": ["7H", "5S"],
+    }
+    # Bets on the side cards open with the rest, and pay as at a table that deals them.
+    t.do(monte_bank.bet, "ben", {"kind": "round", "on": "s2"}, 10)
+    t.do(monte_bank.close_bets, banker)
+    with pytest.raises(RulesError, match="5S is on the table already"):
+        t.do(monte_bank.enter_card, banker, "5S")  # a card set aside is seen
+    before = t.state
+    t.do(monte_bank.enter_card, banker, "QD")  # s2's rank first: a round on it, 5 to 1
+    (line,) = t.state["last_deal"]["result"]["settled"]
+    assert (line["result"], line["net"] + line["levy"]) == ("won", 50)
+    record = monte_bank.hand_record(before, t.state)
+    assert record["side_cards"] == 2 and record["result"]["set_aside"] == ["7H", "5S"]
+    assert monte_bank.replay(record) == record["result"]
+
+
+def test_monte_bank_side_cards_refuse_the_impossible_in_words_and_change_nothing():
+    t, banker = own_monte_bank(side_cards=1)
+    with pytest.raises(RulesError, match="the layout is still being entered"):
+        t.do(monte_bank.bet, "ben", {"kind": "round", "on": "ul"}, 5)
+    for card in ("7S", "JD", "2C", "4C"):
+        t.do(monte_bank.enter_card, banker, card)
+    before = t.state
+    refusals = [
+        ((monte_bank.enter_card, banker, "JD"), "JD is on the table already"),
+        ((monte_bank.enter_card, banker, "XX"), "unknown card 'XX'"),
+        ((monte_bank.enter_card, "ben", "5D"), "only the banker enters the cards"),
+        # A turned card before the side card is out: bets are not open, nor can they close.
+        ((monte_bank.close_bets, banker), "the side cards are still being entered"),
+        ((monte_bank.bet, "ben", {"kind": "round", "on": "s1"}, 5), "side cards are still being"),
+        ((monte_bank.bet, "ben", {"kind": "round", "on": "ul"}, 5), "side cards are still being"),
+        ((monte_bank.enter_card, "host", "5D"), "only the banker enters the cards"),
+    ]
+    for (action, *args), words in refusals:
+        with pytest.raises(RulesError, match=words):
+            t.do(action, *args)
+        assert t.state == before
+    t.do(monte_bank.enter_card, banker, "7C")  # set aside
+    t.do(monte_bank.enter_card, banker, "5D")  # the side card: bets open
+    t.do(monte_bank.undo_card, banker)  # the side card back: the set-aside card stays seen
+    with pytest.raises(RulesError, match="7C is on the table already"):
+        t.do(monte_bank.enter_card, banker, "7C")
+    t.do(monte_bank.enter_card, banker, "5D")
+    with pytest.raises(RulesError, match="no position 's2'"):
+        t.do(monte_bank.bet, "ben", {"kind": "round", "on": "s2"}, 5)
+
+
+def test_monte_bank_a_side_card_and_a_set_aside_card_are_taken_back_until_a_bet():
+    t, banker = own_monte_bank(side_cards=1)
+    for card in ("7S", "JD", "2C", "4C", "JS", "5D"):
+        t.do(monte_bank.enter_card, banker, card)
+    assert t.state["phase"] == monte_bank.BETTING
+    assert monte_bank.view(t.state)["entry"]["undo"]
+    t.do(monte_bank.undo_card, banker)  # the side card: back to entering it
+    assert t.state["phase"] == "entering" and monte_bank.waiting_for(t.state) == "s1"
+    assert (
+        t.state["deal"]["layout"]["set_aside"] == ["JS"] and "s1" not in t.state["deal"]["layout"]
+    )
+    t.do(monte_bank.undo_card, banker)  # the card set aside
+    assert t.state["deal"]["layout"]["set_aside"] == []
+    assert monte_bank.seen(t.state) == ["7S", "JD", "2C", "4C"]
+    t.do(monte_bank.enter_card, banker, "6H")
+    t.do(monte_bank.bet, "ben", {"kind": "cross", "on": "s1", "against": "ul"}, 5)
+    with pytest.raises(RulesError, match="bets are on this layout: the card stays"):
+        t.do(monte_bank.undo_card, banker)
+
+
 @st.composite
 def monte_bank_deals(draw):
     order = draw(st.permutations(FRENCH.codes))
+    sides = draw(st.sampled_from([0, 1, 2]))
     bets = [
         (draw(st.sampled_from(["ben", "cid"])), spot, draw(st.integers(1, 20)))
-        for spot in draw(st.lists(spots, max_size=6))
+        for spot in draw(st.lists(side_spots(sides), max_size=6))
     ]
-    return order, bets
+    return order, sides, bets
 
 
 def monte_bank_bets(t, bets):
@@ -492,24 +583,47 @@ def layout_cards(layout):
     return [*layout["ul"], *layout["ur"], *layout["ll"], *layout["lr"]]
 
 
+def dealt_cards(deal):
+    """The cards a dealt deal showed before bets opened, in the order they came: the four,
+    then the side cards and the cards set aside, as they came off the top after ``lr``."""
+    layout = deal["layout"]
+    sides = sum(s in layout for s in monte_bank.SIDE_CARDS) + len(
+        layout.get(monte_bank.SET_ASIDE, [])
+    )
+    return layout_cards(layout) + deal["deck"][2 : 2 + sides]
+
+
+# A deal whose ur and s1 have no live card left: a cross of them waits for the deck to be out.
+NO_LIVE_CARD = ["3C", "KH", "JS", "JH", "JC", "2D", "2S", "2H", "2C"]
+NO_LIVE_CARD = NO_LIVE_CARD + [c for c in FRENCH.codes if c not in NO_LIVE_CARD + ["JD", "5S"]]
+NO_LIVE_CARD += ["JD", "5S"]
+UNDECIDED = ("ben", {"kind": "cross", "on": "ur", "against": "s1"}, 3)
+
+
 @settings(max_examples=150, deadline=None)
 @given(monte_bank_deals(), st.booleans())
+@example((NO_LIVE_CARD, 2, [UNDECIDED, ("cid", {"kind": "round", "on": "s2"}, 2)]), True)
 def test_a_random_monte_bank_deck_entered_card_by_card_settles_as_the_app_deals_it(deal, levy):
-    order, bets = deal
-    dealt = MonteBankTable(levy=levy)
+    """With 0, 1 or 2 side cards: the side cards entered after the four, each card whose rank
+    shows set aside as it comes, then the turned cards, settle as the app deals that deck."""
+    order, sides, bets = deal
+    dealt = MonteBankTable(levy=levy, side_cards=sides)
     _, banker = dealt.start(order)
-    entered, _ = own_monte_bank(levy=levy)
+    entered, _ = own_monte_bank(levy=levy, side_cards=sides)
     if dealt.state["void"]:
         for card in layout_cards(dealt.state["void"]["layout"]):
             entered.do(monte_bank.enter_card, banker, card)
         assert without_version(entered.state["void"]) == without_version(dealt.state["void"])
         return
-    for card in layout_cards(dealt.state["deal"]["layout"]):
+    for card in dealt_cards(dealt.state["deal"]):
+        assert entered.state["phase"] == "entering"
         entered.do(monte_bank.enter_card, banker, card)
         undo_as_shown(monte_bank, entered.state, banker)
+    assert entered.state["phase"] == monte_bank.BETTING
     assert entered.state["deal"]["layout"] == dealt.state["deal"]["layout"]
     monte_bank_bets(dealt, bets)
     monte_bank_bets(entered, bets)
+    assert entered.state["deal"]["bets"] == dealt.state["deal"]["bets"]
     undo_as_shown(monte_bank, entered.state, banker)
     turning = monte_bank.turning_order(dealt.state["deal"]["rest"])
     dealt.do(monte_bank.close_bets, banker)

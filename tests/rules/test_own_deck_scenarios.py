@@ -10,7 +10,7 @@ import pytest
 from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import FRENCH
 from montones.rules.monte.settle import deal_layouts
-from montones.rules.monte_bank.settle import deal_layout, turning_order
+from montones.rules.monte_bank.settle import SET_ASIDE, SIDE_CARDS, deal_layout, turning_order
 from montones.rules.scenario import replay
 from tests.helpers.tables import NOW
 
@@ -93,39 +93,48 @@ def monte_entered(s):
 
 
 def monte_bank_entered(s):
-    settings = {"min_bet": s["limits"]["min"], "levy": s.get("levy", True)}
+    sides = s.get("side_cards", 0)
+    settings = {"min_bet": s["limits"]["min"], "levy": s.get("levy", True), "side_cards": sides}
     t = Entered(monte_bank, settings, s["players"], s["bank"])
     draw = ["KS"] + [c for c in FRENCH.codes if c[0] != "K"]
     t.do(monte_bank.draw_for_bank, deck=draw + [c for c in FRENCH.codes if c not in draw])
     t.do(monte_bank.put_up_bank, BANKER, s["bank"], NOW)
-    dealt = deal_layout(s["deck"])
+    dealt = deal_layout(s["deck"], sides)
     layout = dealt["layout"]
+    # After the four, the side cards and the cards set aside as they come off the top.
+    off_the_top = [c for p in SIDE_CARDS if p in layout for c in layout[p]]
+    off_the_top += layout.get(SET_ASIDE, [])
     record = None
-    for card in layout["ul"] + layout["ur"] + layout["ll"] + layout["lr"]:
+    cards = layout["ul"] + layout["ur"] + layout["ll"] + layout["lr"]
+    for card in cards + s["deck"][2 : 2 + len(off_the_top)]:
         record = t.enter(card)
     if dealt["void"]:
-        return record["result"]
+        return recorded(record, sides)
     for placed in s["bets"]:
         spot = {k: placed[k] for k in ("kind", "on", "against", "side") if k in placed}
         t.do(monte_bank.bet, placed["player"], spot, placed["amount"])
     before = t.state
     events = t.do(monte_bank.close_bets, BANKER)
     if any(event["type"] == monte_bank.SETTLES for event in events):  # no bet: nothing to turn
-        return monte_bank.hand_record(before, t.state)["result"]
+        return recorded(monte_bank.hand_record(before, t.state), sides)
     for card in turning_order(dealt["rest"]):
         record = t.enter(card)
         if record:
-            return record["result"]
+            return recorded(record, sides)
     raise AssertionError("the deal was never settled")
 
 
-# Every valid scenario but those of side cards, which the app deals from its own deck (a table
-# with its own cards has none: montones.rules.monte_bank.bank.check_settings).
-VALID = [
-    path
-    for path in sorted((Path(__file__).parents[1] / "scenarios" / "valid").glob("*.json"))
-    if not json.loads(path.read_text())["scenario"].get("side_cards")
-]
+def recorded(record, sides):
+    """An own-deck deal's record, re-settled from the cards entered (its deck, no seal) as
+    verify re-settles it: the same result. Its result."""
+    assert record["shuffle"] == {"commitment": None, "own_deck": True}
+    assert record.get("side_cards", 0) == sides
+    assert replay(record) == record["result"]
+    return record["result"]
+
+
+# Every valid scenario, those of side cards too (entered after the four, as they are dealt).
+VALID = sorted((Path(__file__).parents[1] / "scenarios" / "valid").glob("*.json"))
 
 ENTERED = {"montones": montones_entered, "monte": monte_entered, "monte_bank": monte_bank_entered}
 

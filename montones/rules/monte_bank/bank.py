@@ -75,10 +75,6 @@ def check_settings(settings: dict) -> None:
         )
     if not is_count(settings["side_cards"]) or not 0 <= settings["side_cards"] <= 2:
         raise RulesError("a table deals 0, 1 or 2 side cards")
-    # Side cards are dealt from what is left of the app's deck; a table's own cards are entered
-    # as the layout and the turned cards only.
-    if settings["side_cards"] and settings.get(table.OWN_DECK):
-        raise RulesError("side cards are dealt by the app: a table with its own cards has none")
     if not isinstance(settings["levy"], bool):
         raise RulesError("the option %(flag)s is true or false", flag="levy")
     # A computer banker puts up this bank: under the minimum bet it is refused at every tick.

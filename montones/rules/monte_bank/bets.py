@@ -96,10 +96,22 @@ def _check_stake(state: State, player: dict, amount: object, more: int) -> None:
         )
 
 
+def _require_laid_out(state: State) -> None:
+    """With the table's own cards, bets open once the layout and its side cards are entered:
+    until then a bet, or the close of bets, is refused in words that say so."""
+    deal = state["deal"]
+    if state["phase"] != own_deck.ENTERING or deal is None or deal["turned"] is not None:
+        return
+    if deal["layout"]["lr"]:
+        raise RulesError("the side cards are still being entered: bets open once they are out")
+    raise RulesError("the layout is still being entered: bets open once its four cards are out")
+
+
 @action
 def bet(state: State, events: Events, pid: str, spot: object, amount: int) -> None:
     """A round, a cross, a double or a Monte Carlo (three bets of this stake); each bet is at
     least the table minimum and at most the bank; their sum may exceed the bank."""
+    _require_laid_out(state)
     player = rotation.punter(state, pid)
     placed = parse_spot(spot) if not isinstance(spot, dict) else dict(spot)
     check_bet(placed, side_cards(state["settings"]))
@@ -136,6 +148,7 @@ def close_bets(state: State, events: Events, pid: str) -> None:
     """The banker says the bets are done: the cards are turned from the bottom until the last
     bet is decided, and the deal is settled. A broken bank, or one that has dealt the table's
     limit, passes at once."""
+    _require_laid_out(state)
     check_phase(state, BETTING)
     require_banker(state, pid)
     deal = state["deal"]

@@ -94,13 +94,16 @@ def laid_out(layout: dict) -> dict[str, Any]:
 
 def _entered_deck(deal: dict) -> list[str]:
     """The deck of an own-deck deal: the cards entered where they lay (``ll`` and ``lr`` on
-    top, the turned ones from the bottom, then ``ur`` and ``ul``'s stack), the cards nobody saw
-    between them in deck order (the deal never reached them)."""
+    top, then the side cards and the cards set aside as they were dealt, the turned ones from
+    the bottom, then ``ur`` and ``ul``'s stack), the cards nobody saw between them in deck
+    order (the deal never reached them)."""
     layout, turned = deal["layout"], (deal.get("result") or {}).get("turned", [])
     bottom_up = layout["ul"] + layout["ur"]
     top = layout["ll"] + layout["lr"]
-    middle = hand_records.unseen(FRENCH.codes, bottom_up + top + turned)
-    return top + middle + turned[::-1] + bottom_up[::-1]
+    # What was entered after the four, in the order it came off the top of the deck.
+    dealt_sides = deal.get("entered", [])[len(bottom_up) + len(top) :]
+    middle = hand_records.unseen(FRENCH.codes, bottom_up + top + dealt_sides + turned)
+    return top + dealt_sides + middle + turned[::-1] + bottom_up[::-1]
 
 
 def scenario_bet(placed: dict) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from montones.rules import betting_time, own_deck, rotation, table
 from montones.rules.cards import FRENCH
-from montones.rules.monte_bank.bank import DEAL_OVER, NAME
+from montones.rules.monte_bank.bank import DEAL_OVER, NAME, side_cards
 from montones.rules.monte_bank.entry import can_undo, seen, waiting_for
 from montones.rules.monte_bank.record import live_commitment
 from montones.rules.monte_bank.settle import (
@@ -77,6 +77,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
             }
             where = {"round": part.get("on"), "double": part.get("side")}.get(part["part"], "cross")
             spots[where].append(chip)
+    layout = _layout(state, shown)
     void = state["void"]
     first_draw = bool(state["draws"]) and not passed and state["deals"] == 0 and not shown
     open_bets = deal["bets"] if deal and phase == BETTING else []
@@ -92,12 +93,12 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "on_table": sum(cost(b) for b in open_bets),
         "deal": shown["number"] if shown else None,
         "deals": state["deals"],
-        "layout": shown["layout"] if shown else None,
+        "layout": layout,
         # The side cards on the layout, each with what a round on it pays; the cards set aside.
-        "sides": _sides(shown["layout"]) if shown else [],
-        "set_aside": shown["layout"].get(SET_ASIDE, []) if shown else [],
-        # Which cards match each position, once the four are down.
-        "live": live_words(shown["layout"]) if shown and shown["layout"]["lr"] else [],
+        "sides": _sides(layout) if shown else [],
+        "set_aside": layout.get(SET_ASIDE, []) if shown else [],
+        # Which cards match each position, once the four (and the side cards) are down.
+        "live": live_words(layout) if shown and all(layout[p] for p in positions(layout)) else [],
         "bets": bets,
         "spots": spots,
         "turned": result["turned"] if result else (shown or {}).get("turned") or [],
@@ -126,6 +127,18 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "entry": _entry(state),
         "me": my_view(state, seat, now),
     }
+
+
+def _layout(state: State, shown: dict | None) -> dict | None:
+    """The layout every screen shows: with the table's own cards, while the side cards are
+    entered, the places of those still to come are there, empty."""
+    if shown is None:
+        return None
+    layout = shown["layout"]
+    if waiting_for(state) not in SIDE_CARDS:
+        return layout
+    count = side_cards(state["settings"])
+    return {**layout, **{s: [] for s in SIDE_CARDS[:count] if s not in layout}}
 
 
 def _sides(layout: dict) -> list[dict]:
