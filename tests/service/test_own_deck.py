@@ -15,6 +15,7 @@ from tests.helpers.exports import export, verify_file
 from tests.helpers.services import HOST
 
 _rng = random.Random(42)
+NO_MC = {"against": "-", "side": "-"}  # a tap on the layout: no Monte Carlo
 
 
 def seated(code, *names):
@@ -198,7 +199,7 @@ def test_an_own_deck_monte_bank_night_with_its_void_deals_verifies(app, tmp_path
                 enter(code, banker, deck.pop())
             elif state["phase"] == "betting":
                 at = _rng.choice(("ul", "ur", "ll", "lr", "left", "upper"))
-                bet = {"at": at, "bet_kind": "layout", "against": "-", "side": "-", "amount": 2}
+                bet = {"at": at, "bet_kind": "layout", **NO_MC, "amount": 2}
                 service.act(code, punter, "bet", bet)
                 service.act(code, banker, "close", {})
             else:
@@ -208,6 +209,76 @@ def test_an_own_deck_monte_bank_night_with_its_void_deals_verifies(app, tmp_path
     assert sum(len(hand["result"]["settled"]) for hand in data["hands"]) >= 12
     status, out = verify_file(tmp_path, json.loads(json.dumps(data)), capsys)
     assert status == 0, out
+
+
+@pytest.mark.parametrize("sides", [1, 2])
+def test_an_own_deck_monte_bank_night_with_side_cards_records_and_verifies(
+    app, tmp_path, capsys, sides
+):
+    """The side cards entered after the four (a card whose rank shows set aside), bets on them
+    as on the layout's: the export re-settles every deal from the cards entered."""
+    with app.app_context():
+        settings = {"own_deck": "banker", "deals_per_bank": 6, "side_cards": sides}
+        table, _ = service.create_table("monte_bank", "Ours", 300, settings)
+        code = table.code
+        seated(code, "Anna", "Ben")
+        service.act(code, HOST, "draw", {})
+        deck, shuffles = [], None
+        while (state := service.get_table(code).state)["phase"] != "finished":
+            banker = Actor(seat=state["banker"])
+            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+            if state["shuffles"] != shuffles:  # a new deal (or one after a void): a new deck
+                deck, shuffles = _rng.sample(FRENCH.codes, 40), state["shuffles"]
+            if state["phase"] == "bank":
+                service.act(code, banker, "bank", {"amount": 40})
+            elif state["phase"] == "entering":
+                enter(code, banker, deck.pop())
+            elif state["phase"] == "betting":
+                for at in ("s1", "ur", f"s{sides}"):
+                    bet = {"at": at, "bet_kind": "layout", **NO_MC, "amount": 2}
+                    service.act(code, punter, "bet", bet)
+                service.act(code, banker, "close", {})
+            else:
+                service.act(code, banker, "next", {})
+    data = export(app, code)
+    dealt = [hand for hand in data["hands"] if not hand["result"].get("void")]
+    assert len(dealt) >= 6 and all(hand["side_cards"] == sides for hand in data["hands"])
+    assert all(f"s{sides}" in hand["result"]["layout"] for hand in dealt)
+    on_sides = [h for h in dealt for b in h["bets"] if b.get("on", "").startswith("s")]
+    assert on_sides and any(hand["result"]["set_aside"] for hand in dealt)
+    status, out = verify_file(tmp_path, json.loads(json.dumps(data)), capsys)
+    assert status == 0, out
+
+
+def test_a_side_card_refused_changes_nothing_and_its_undo_is_a_version(app):
+    with app.app_context():
+        settings = {"own_deck": "banker", "side_cards": 1}
+        table, _ = service.create_table("monte_bank", "Ours", 300, settings)
+        code = table.code
+        seated(code, "Anna", "Ben")
+        service.act(code, HOST, "draw", {})
+        state = service.get_table(code).state
+        banker = Actor(seat=state["banker"])
+        punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+        service.act(code, banker, "bank", {"amount": 40})
+        for card in ("7S", "JD", "2C", "4C", "JS"):  # JS: ur's rank shows, set aside
+            table = enter(code, banker, card)
+        assert table.state["phase"] == "entering" and table.state["deal"]["layout"]["set_aside"]
+        version = table.version
+        for who, kind, params, words in (
+            (banker, "card", {"card": "JS"}, "JS is on the table already"),
+            (banker, "card", {"card": "2C"}, "2C is on the table already"),
+            (punter, "card", {"card": "5D"}, "only the banker enters the cards"),
+            (banker, "close", {}, "the side cards are still being entered"),
+            (punter, "bet", {"at": "s1", "bet_kind": "layout", **NO_MC, "amount": 2}, "side cards"),
+        ):
+            with pytest.raises(service.ServiceError, match=f"(?i){words}"):
+                service.act(code, who, kind, params)
+            assert service.get_table(code).version == version
+        table = service.act(code, banker, "undo_card", {})
+        assert table.version == version + 1 and table.state["deal"]["layout"]["set_aside"] == []
+        table = enter(code, banker, "5D")
+        assert table.state["phase"] == "betting" and table.state["deal"]["layout"]["s1"] == ["5D"]
 
 
 def _night_with_computers(app, clock, game_name, settings, done, most=900):
@@ -263,7 +334,11 @@ def _night_with_computers(app, clock, game_name, settings, done, most=900):
 
 @pytest.mark.parametrize(
     ("game_name", "settings"),
-    [("monte", {"banks_each": 1, "max_bet": 10}), ("monte_bank", {"deals_per_bank": 3})],
+    [
+        ("monte", {"banks_each": 1, "max_bet": 10}),
+        ("monte_bank", {"deals_per_bank": 3}),
+        ("monte_bank", {"deals_per_bank": 3, "side_cards": 2}),
+    ],
 )
 def test_a_night_with_computer_bankers_and_own_cards_plays_to_its_end(
     app, clock, game_name, settings

@@ -271,3 +271,68 @@ def test_a_void_deal_of_the_tables_own_cards_is_said_on_every_screen_until_the_n
     )
     assert "Void deal" not in text_of(felt.split("</section>")[0])
     assert 'data-card="7S"' in felt.split('id="pos-ul"')[1].split("</div>")[0]
+
+
+def test_monte_bank_side_cards_are_asked_for_by_name_shown_as_entered_and_refused_in_words(app):
+    # Made on the lobby's form: our own deck and a side card, together.
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="banker", mb_side_cards=1)
+    assert night.state()["settings"]["side_cards"] == 1
+    night.draw()
+    night.put_up()
+    banker, punter = night.banker, night.punters[0]
+    for card in ("7S", "JD", "2C", "4C"):
+        assert night.do(banker, "card", card=card, stage=night.stage()).status_code == 200
+    # The picker asks for the side card, in words; every screen shows its place, empty.
+    page = night.clients[banker].get(f"/t/{night.code}")
+    assert "A side card from the top of the deck" in text(page)
+    assert "Waiting for the card: A side card from the top of the deck" in text(
+        night.host.get(f"/t/{night.code}/tv")
+    )
+    for page in (
+        night.host.get(f"/t/{night.code}/tv"),
+        night.clients[punter].get(f"/t/{night.code}"),
+    ):
+        felt = page.get_data(as_text=True).split('id="felt"')[1].split("</section>")[0]
+        place = felt.split('id="pos-s1"')[1].split("</div>")[0]
+        assert "mb__slot--next" in place and "data-card" not in place
+        assert "Live cards" not in text_of(felt)
+    # A card of a rank on show is set aside, face up, on every screen, and greyed.
+    night.do(banker, "card", card="JS", stage=night.stage())
+    cards = dict(picked(night.clients[banker].get(f"/t/{night.code}")))
+    assert sorted(code for code, greyed in cards.items() if greyed) == [
+        "2C",
+        "4C",
+        "7S",
+        "JD",
+        "JS",
+    ]
+    tv = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    aside = tv.split('class="mb__aside"')[1].split("</p>")[0]
+    assert re.findall(r'data-card="(\w\w)"', aside) == ["JS"]
+    # Refused in words, changing nothing: a card seen, a bet or the close before it is out.
+    before = night.snapshot()
+    assert "JS is on the table already" in notice(night.do(banker, "card", card="JS"))
+    response = night.do(banker, "close")
+    assert "The side cards are still being entered" in notice(response)
+    assert night.snapshot() == before
+    night.do(banker, "card", card="5D", stage=night.stage())
+    felt = night.host.get(f"/t/{night.code}/tv").get_data(as_text=True)
+    assert night.state()["phase"] == "betting" and "mb__slot" not in felt
+    place = felt.split('id="pos-s1"')[1].split("</div>")[0]
+    assert re.findall(r'data-card="(\w\w)"', place) == ["5D"] and "Live cards" in felt
+
+
+def test_the_hosts_picker_asks_for_each_side_card_in_turn(app):
+    night = MonteBankNight(app, "Ana", "Ben", own_deck="host", mb_side_cards=2)
+    night.draw()
+    night.put_up()
+    for card in ("7S", "JD", "2C", "4C"):
+        assert night.host_do("host_card", card=card).status_code == 303
+    page = text(night.host.get(f"/t/{night.code}/host"))
+    assert "A side card from the top of the deck" in page and "enter it too" in page
+    night.host_do("host_card", card="5D")
+    page = night.host.get(f"/t/{night.code}/host")
+    assert "The second side card from the top of the deck" in text(page)
+    assert dict(picked(page))["5D"] is True
+    night.host_do("host_undo_card")
+    assert "A side card from the top of the deck" in text(night.host.get(f"/t/{night.code}/host"))
