@@ -50,13 +50,15 @@ def picker_fits(page, name):
     return shares
 
 
-def create(browser, base, game, lang, by="banker", **fields):
+def create(browser, base, game, lang, by="banker", selects=None, **fields):
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{base}/?lang={lang}")
     page.locator(f'input[name="game"][value="{game}"]').check()
     page.locator('select[name="own_deck"]').select_option(by)
     for name, value in fields.items():
         page.locator(f'.game-for input[name="{name}"] >> visible=true').fill(str(value))
+    for name, value in (selects or {}).items():
+        page.locator(f'.game-for select[name="{name}"] >> visible=true').select_option(value)
     page.locator('form[action$="/tables"] button[type="submit"]').click()
     code = re.search(r"/t/([A-Z]{4})/host", page.url).group(1)
     return page, code
@@ -174,6 +176,72 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
     expect(banker.locator("#picker")).to_have_count(0, timeout=TIMEOUT)
     shot(tv, "own-monte_bank-de-tv-decided")
     shot(punter, "own-monte_bank-de-phone-decided")
+
+
+def test_a_monte_bank_night_with_our_own_deck_and_a_side_card_in_spanish(chromium, server):
+    """Our own deck and a side card, made together on the lobby's form: after the four, the
+    banker's picker asks for the side card; a card of a rank on show is entered and set aside
+    face up on every screen; then the side card, a round on it, and the cards turned."""
+    base, *_ = server
+    lang = "es"
+    host, code = create(chromium, base, "monte_bank", lang, selects={"mb_side_cards": "1"})
+    tv = tv_of(chromium, base, code, lang)
+    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
+    host.reload()
+    host.locator('form[action$="/host/draw"] button').click()
+    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
+    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
+    banker = phones[banker_name]
+    punter = next(p for n, p in phones.items() if n != banker_name)
+    post(banker, "bank")
+    for card in ("7S", "JD", "2C", "4C"):
+        pick(banker, tv, card)
+    # The four are out: the side card is asked for by name, its place marked on every screen.
+    expect(banker.locator("#picker .picker__what")).to_contain_text(
+        "Una carta lateral", timeout=TIMEOUT
+    )
+    for screen in (punter, tv):
+        expect(screen.locator("#pos-s1 .mb__slot--next")).to_be_visible(timeout=TIMEOUT)
+    picker_fits(banker, "own-monte_bank-side-es-phone-picker")
+    shot(tv, "own-monte_bank-side-es-tv-waiting")
+    pick(banker, tv, "JS")  # the upper right's rank: set aside, face up
+    for screen in (punter, tv):
+        expect(screen.locator('#felt .mb__aside svg[data-card="JS"]')).to_be_visible(
+            timeout=TIMEOUT
+        )
+        expect(screen.locator("#pos-s1 .mb__slot--next")).to_be_visible()
+    expect(banker.locator("#picker .picker__what")).to_contain_text("carta lateral")
+    # A bet before the side card is out has no place to go: the punter's phone offers none.
+    expect(punter.locator("#felt form.mb__tap")).to_have_count(0)
+    punter.set_viewport_size({"width": 360, "height": 800})
+    shot(punter, "own-monte_bank-side-es-phone-aside")
+    punter.set_viewport_size(PHONE)
+    shot(tv, "own-monte_bank-side-es-tv-aside")
+    banker.locator('#picker button[value="5D"]').click()  # the side card: bets open
+    expect(tv.locator('#pos-s1 svg[data-card="5D"]')).to_be_visible(timeout=TIMEOUT)
+    # No card is awaited; the side card can still be taken back until a bet is on the layout.
+    expect(banker.locator("#picker .picker__cards")).to_have_count(0, timeout=TIMEOUT)
+    expect(banker.locator("#picker .picker__undo")).to_be_visible()
+    shot(tv, "own-monte_bank-side-es-tv-layout")
+    # A round on the side card: chosen, then placed; it pays 4 to 1.
+    punter.locator('#intent label:has(input[name="amount"][value="5"])').click()
+    punter.locator("#felt .mb__pos--s1 label.mb__pick").click()
+    punter.locator("#felt .mb__pos--s1 button.mb__cards").click()
+    expect(tv.locator("#pos-s1-bets .chip")).to_have_count(1, timeout=TIMEOUT)
+    shot(punter, "own-monte_bank-side-es-phone-bet")
+    post(banker, "close")
+    expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
+    pick(banker, tv, "3H")
+    banker.locator('#picker button[value="5S"]').click()  # the side card's rank: the round wins
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    expect(banker.locator("#picker")).to_have_count(0, timeout=TIMEOUT)
+    expect(tv.locator("#pos-s1-bets .chip--won")).to_have_count(1, timeout=TIMEOUT)
+    # The TV's reveal played to its end: every card turned and every chip's outcome shown.
+    expect(tv.locator("#felt [data-at][data-rv]:not(.is-shown)")).to_have_count(0, timeout=TIMEOUT)
+    expect(tv.locator("body")).to_have_attribute("data-reveal", "done", timeout=TIMEOUT)
+    shot(tv, "own-monte_bank-side-es-tv-decided")
+    punter.set_viewport_size({"width": 360, "height": 800})
+    shot(punter, "own-monte_bank-side-es-phone-decided")
 
 
 def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):

@@ -28,6 +28,12 @@ def text(response) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
 
 
+def awaited(response) -> str:
+    """What the picker asks for, as its head says it."""
+    page = response.get_data(as_text=True)
+    return html.unescape(re.search(r'picker__what">([^<]*)<', page).group(1)).strip()
+
+
 def picked(response) -> list[tuple[str, bool]]:
     """The picker's cards as (code, greyed)."""
     page = response.get_data(as_text=True)
@@ -284,10 +290,8 @@ def test_monte_bank_side_cards_are_asked_for_by_name_shown_as_entered_and_refuse
         assert night.do(banker, "card", card=card, stage=night.stage()).status_code == 200
     # The picker asks for the side card, in words; every screen shows its place, empty.
     page = night.clients[banker].get(f"/t/{night.code}")
-    assert "A side card from the top of the deck" in text(page)
-    assert "Waiting for the card: A side card from the top of the deck" in text(
-        night.host.get(f"/t/{night.code}/tv")
-    )
+    assert awaited(page) == "A side card"
+    assert "Waiting for the card: A side card" in text(night.host.get(f"/t/{night.code}/tv"))
     for page in (
         night.host.get(f"/t/{night.code}/tv"),
         night.clients[punter].get(f"/t/{night.code}"),
@@ -296,6 +300,7 @@ def test_monte_bank_side_cards_are_asked_for_by_name_shown_as_entered_and_refuse
         place = felt.split('id="pos-s1"')[1].split("</div>")[0]
         assert "mb__slot--next" in place and "data-card" not in place
         assert "Live cards" not in text_of(felt)
+        assert "is set aside face up (it is entered too)" in text_of(felt)
     # A card of a rank on show is set aside, face up, on every screen, and greyed.
     night.do(banker, "card", card="JS", stage=night.stage())
     cards = dict(picked(night.clients[banker].get(f"/t/{night.code}")))
@@ -328,11 +333,10 @@ def test_the_hosts_picker_asks_for_each_side_card_in_turn(app):
     night.put_up()
     for card in ("7S", "JD", "2C", "4C"):
         assert night.host_do("host_card", card=card).status_code == 303
-    page = text(night.host.get(f"/t/{night.code}/host"))
-    assert "A side card from the top of the deck" in page and "enter it too" in page
+    assert awaited(night.host.get(f"/t/{night.code}/host")) == "A side card"
     night.host_do("host_card", card="5D")
     page = night.host.get(f"/t/{night.code}/host")
-    assert "The second side card from the top of the deck" in text(page)
+    assert awaited(page) == "The second side card"
     assert dict(picked(page))["5D"] is True
     night.host_do("host_undo_card")
-    assert "A side card from the top of the deck" in text(night.host.get(f"/t/{night.code}/host"))
+    assert awaited(night.host.get(f"/t/{night.code}/host")) == "A side card"
