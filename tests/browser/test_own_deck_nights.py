@@ -305,7 +305,18 @@ def test_a_montones_night_with_our_own_deck_in_russian(chromium, server):
         'form[hx-post$="/a/keep_entered"]:has(input[name="count"][value="4"]) button'
     ).click()
     expect(tv.locator("#felt .heap")).to_have_count(4, timeout=TIMEOUT)
+    # Every screen says the heaps were kept, and how many there are now, while bets are made.
+    expect(tv.locator("#tv_status [data-kept]")).to_contain_text("4", timeout=TIMEOUT)
     shot(tv, "own-montones-ru-tv-kept")
+    kept = ben.locator("#status [data-kept]")
+    for size in PHONES:
+        ben.set_viewport_size(size)
+        expect(kept).to_be_visible(timeout=TIMEOUT)
+        box = kept.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], size
+        assert ben.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        shot(ben, f"own-montones-ru-phone-kept-{size['width']}")
+    ben.set_viewport_size(PHONE)
     ben.locator('#intent input[name="mode"][value="choose"]').check(force=True)
     ben.locator("#heap-4 button.heap__card").click()
     expect(tv.locator("#heap-4.heap--bank")).to_have_count(1, timeout=TIMEOUT)

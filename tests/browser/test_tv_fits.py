@@ -599,3 +599,75 @@ def test_the_lobby_lies_over_the_felt_at_full_size(chromium, server, game, langu
         shown = tv.evaluate(LOBBY)
         assert shown == {"faces": players, "problems": []}, shown
         assert tv.evaluate(FITS, True) == [], players
+
+
+@pytest.mark.parametrize("dealt", [7, 8])
+def test_heaps_kept_at_twelve_players_fit_the_tv_in_every_language(chromium, server, dealt):
+    """The heaps kept after a Rey are said on the TV above the felt (issue 42): at twelve
+    players, the heaps of the table's own cards kept (one more than dealt: eight, or nine,
+    laid five to a row, whose cards once covered their heap's name and bets) and a bet from
+    every punter, the TV holds in every language what it holds at any step (FITS, ROWS); and
+    once their cards are entered and the hand settled."""
+    base, _process, _folder, _port = server
+    code, host = create_table(base, chips=1000, heaps_max=8, own_deck="banker")
+    host.page(f"/t/{code}/host")
+    names = ["Bank", *LONG_NAMES[:11]]
+    phones = [seat(base, code, name) for name in names]
+    banker, punters = phones[0], phones[1:]
+    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
+    for punter in punters:
+        assert punter.post(f"/t/{code}/a/pass").status_code == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=dealt).status_code == 200
+    assert punters[0].post(f"/t/{code}/a/choose", heap=dealt).status_code == 200
+    assert banker.post(f"/t/{code}/a/close").status_code == 200
+    for card in [*SPANISH_CARDS[: dealt - 1], "Rb"]:  # the banker's heap last
+        assert banker.post(f"/t/{code}/a/card", card=card).status_code == 200
+    kept = dealt + 1
+    assert banker.post(f"/t/{code}/a/keep_entered", count=kept).status_code == 200
+    assert punters[0].post(f"/t/{code}/a/choose", heap=kept).status_code == 200
+    for number, punter in enumerate(punters):
+        heap = 1 + number % dealt
+        assert punter.post(f"/t/{code}/a/bet", heap=heap, amount=5).status_code == 200
+    tv = chromium.new_context(viewport=TV).new_page()
+
+    def fits(language, label):
+        at_rest(tv, timeout=6 * TIMEOUT)
+        tv.evaluate(FRAMES)
+        screenshot(tv, f"kept-{kept}-twelve-{language}-{label}-tv")
+        problems = tv.evaluate(FITS, True) + tv.evaluate(ROWS)["problems"]
+        assert problems == [], (language, label, problems)
+
+    for language in LANGUAGES:
+        switched = host.http.post(
+            f"/t/{code}/host/tv_language", data={"csrf_token": host.token, "language": language}
+        )
+        assert switched.status_code == 303
+        tv.goto(f"{base}/t/{code}/tv")
+        expect(tv.locator("#tv_status [data-kept]")).to_contain_text(str(kept), timeout=TIMEOUT)
+        expect(tv.locator("#players .player")).to_have_count(12, timeout=TIMEOUT)
+        fits(language, "betting")
+    assert banker.post(f"/t/{code}/a/close").status_code == 200
+    for card in SPANISH_CARDS[dealt - 1 : dealt - 1 + kept]:
+        assert banker.post(f"/t/{code}/a/card", card=card).status_code == 200
+    expect(tv.locator("#felt .heap__verdict")).to_have_count(kept - 1, timeout=TIMEOUT)
+    fits(language, "settled")
+
+
+SPANISH_CARDS = (
+    "Ao",
+    "2o",
+    "3o",
+    "4o",
+    "5o",
+    "6o",
+    "7o",
+    "Ac",
+    "2c",
+    "3c",
+    "4c",
+    "5c",
+    "6c",
+    "7c",
+    "Ae",
+    "2e",
+)

@@ -227,6 +227,53 @@ def test_after_a_rey_the_banker_keeps_the_heaps_of_their_own_cards_by_counting_t
     assert [code for code, greyed in cards.items() if greyed] == ["6o", "2c", "Re"]
 
 
+KEPT = {
+    "en": "The banker keeps the heaps after the Rey: the turned cards go aside and one heap is "
+    "split in two, 4 heaps now. Bets start afresh.",
+    "es": "El banquero deja los montones tras el Rey: las cartas vueltas se apartan y un montón "
+    "se parte en dos; ahora hay 4 montones. Las apuestas empiezan de nuevo.",
+    "de": "Der Bankhalter lässt die Haufen nach dem Rey liegen: Die aufgedeckten Karten kommen "
+    "weg und ein Haufen wird geteilt, jetzt sind es 4 Haufen. Alle setzen neu.",
+    "ru": "Банкомёт оставляет стопки после Rey: открытые карты убираются, одна стопка делится "
+    "надвое — теперь 4 стопки. Ставки делаются заново.",
+}
+
+
+def test_the_heaps_kept_after_a_rey_are_said_on_the_tv_the_phones_and_the_host_page(app):
+    """Once the banker keeps the heaps, every screen says so in words while the new bets are
+    made, in its language; not before the banker has (the hand's result is on the screens)."""
+    night = own_montones(app)
+    night.do("Ana", "heaps", count=3, stage=night.stage())
+    night.do("Ben", "choose", heap=3, stage=night.stage())
+    night.do("Ben", "bet", heap=1, amount=10, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    for card in ("6o", "2c", "Re"):
+        night.do("Ana", "card", card=card, stage=night.stage())
+    screens = {
+        "tv": lambda lang: night.host.get(f"/t/{night.code}/tv", headers={"Accept-Language": lang}),
+        "host": lambda lang: night.host.get(
+            f"/t/{night.code}/host", headers={"Accept-Language": lang}
+        ),
+        "phone": lambda lang: night.clients["Ben"].get(
+            f"/t/{night.code}", headers={"Accept-Language": lang}
+        ),
+    }
+    for screen in screens.values():
+        assert "keeps the heaps" not in text(screen("en"))
+    # The banker's first-hand guide says what keeping them takes with real cards, in a line.
+    guide = night.clients["Ana"].get(f"/t/{night.code}").get_data(as_text=True)
+    guide = guide.split('id="guide"')[1].split("</aside>")[0]
+    assert 'data-step="keep_entered"' in guide
+    assert "split one heap in two, lay the new one last and tap how many heaps" in guide
+    assert night.do("Ana", "keep_entered", count=4, stage=night.stage()).status_code == 200
+    for name, screen in screens.items():
+        for lang, said in KEPT.items():
+            assert said in " ".join(text(screen(lang)).split()), (name, lang)
+    night.do("Eva", "choose", heap=4, stage=night.stage())
+    night.do("Ana", "close", stage=night.stage())
+    assert KEPT["en"] not in " ".join(text(screens["tv"]("en")).split())  # the cards come
+
+
 def test_monte_bank_screens_show_the_positions_entered_so_far_not_the_draw(app):
     night = MonteBankNight(app, "Ana", "Ben", own_deck="banker")
     night.draw()

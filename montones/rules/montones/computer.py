@@ -15,8 +15,9 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     heaps, chooses the banker's heap when nobody has, and stakes a little on one heap (or on the
     banker's card against it) a hand. As banker it closes the bets once they are in, goes on
     once the table has seen the result,
-    keeps the heaps after a Rey half the time, puts up a broken bank again or gives it up, and
-    now and then announces its three last hands, so the bank goes round."""
+    keeps the heaps after a Rey half the time (of the table's own cards, only when it knows how
+    many heaps that makes: :func:`_kept_count`), puts up a broken bank again or gives it up,
+    and now and then announces its three last hands, so the bank goes round."""
     me = view_["me"]
     can = set(me["can"]) if me else set()
     least = view_["settings"]["min_bet"]
@@ -50,8 +51,24 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
         if "keep" in can and rng.random() < 0.5:
             kept = [h["number"] for h in view_["heaps"] if h["size"] >= 3]
             return "keep", {"heap": rng.choice(kept)}
+        count = _kept_count(view_, me)
+        if count is not None and rng.random() < 0.5:
+            return "keep_entered", {"count": count}
         return "next", {}
     return None
+
+
+def _kept_count(view_: dict[str, Any], me: dict[str, Any]) -> int | None:
+    """How many heaps keeping them makes, at a table of its own cards, when the rules say it
+    without anyone seeing them (else None: the computer gathers). The app cannot see the heaps;
+    the host lays them out for a computer banker as for its cards. Right after a deal every heap
+    was cut with at least three cards, so each keeps two or more once its turned card is taken
+    away, and splitting one makes one heap more. Heaps kept already may hold a heap of one
+    card, gone once it is turned: only someone who sees them could count them."""
+    if "keep_entered" not in me["can"] or view_["rey_kept"]:
+        return None
+    count = len(view_["heaps"]) + 1
+    return count if count <= me["most_kept"] else None
 
 
 def _auction(view_: dict[str, Any], me: dict[str, Any], rng: Random) -> computer.Move:

@@ -126,6 +126,8 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "bank_heap": hand["bank_heap"] if hand else None,
         "declared": hand["declared"] if hand else False,
         "rey_kept": hand.get("rey_kept", False) if hand else False,
+        # How many heaps the banker kept after a Rey, while the new bets are made on them.
+        "kept": len(hand["heaps"]) if hand and hand.get("rey_kept") and phase == BETTING else None,
         "commitment": hand["shuffle"]["commitment"] if hand and hand.get("shuffle") else None,
         "result": result
         and {
@@ -257,6 +259,7 @@ _STATUS_KEYS = (
     "result",
     "cut_deadline",
     "cut_by_clock",
+    "kept",
     "cutter",
     "cutter_name",
     "betting_until",
