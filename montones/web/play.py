@@ -28,7 +28,7 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 bp.after_request(not_kept)
 
 PAGE = screens.PAGE
-REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
+REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "seat_version"]
 # A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
@@ -153,7 +153,7 @@ def act(code, kind):
 def _nonce(form) -> str | None:
     """What makes a tap one tap: what it tapped (``key``) and the drawing it was tapped on: for
     a tap on the felt, the felt's version (``seen``, from #tap); for a form of the phone's own
-    regions, their drawing's nonce (``drawn``, from #own). A form that names its own nonce
+    regions, their drawing's nonce (``drawn``, from #seat_version). A form that names its own nonce
     (the host's) is one tap by it."""
     if form.get("nonce"):
         return form["nonce"]

@@ -265,10 +265,10 @@ class PageSeat(Seat):
         return answer.status
 
 
-# What a phone sends when it fetches its own regions (its hx-include: #intent, #own).
+# What a phone sends when it fetches its own regions (its hx-include: #intent, #seat_version).
 OWN_QUERY = """() => {
   const fields = new URLSearchParams();
-  for (const id of ["intent", "own"]) {
+  for (const id of ["intent", "seat_version"]) {
     const el = document.getElementById(id);
     if (!el) continue;
     for (const input of el.querySelectorAll("input, select")) {

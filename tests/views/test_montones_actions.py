@@ -646,7 +646,8 @@ def test_a_tap_from_an_older_stage_is_refused_with_the_fresh_regions(app, seen):
     html = response.get_data(as_text=True)
     for region in ("status", "tap", "felt", "guide", "bar"):
         assert f'id="{region}"' in html
-    assert html.count('hx-swap-oob="morph"') == 6  # and #own, the drawing's version and nonce
+    # The five and #seat_version (the drawing's version and nonce).
+    assert html.count('hx-swap-oob="morph"') == 6
     # The fresh regions carry the stage the table is at now, and the heaps to tap.
     assert 'name="stage" value="1-betting"' in html
     assert 'name="heap" value="3"' in html
@@ -743,7 +744,8 @@ def test_a_tap_on_the_felt_sends_the_version_it_was_made_at_from_one_place(app):
     later = forms(night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX), "tap")
     assert [f["heap"] for f in first] == [f["key"] for f in first] == ["1", "2", "3"]
 
-    def tapped(taps):  # without #own's fields: each drawing of the phone's regions has its own
+    # Without #seat_version's fields: each drawing of the phone's regions has its own.
+    def tapped(taps):
         return [{k: v for k, v in f.items() if k not in ("held", "drawn")} for f in taps]
 
     assert tapped(first) == tapped(again) and [f["key"] for f in later] == ["1", "2", "3"]
