@@ -153,16 +153,16 @@ def act(code, kind):
 def _nonce(form) -> str | None:
     """What makes a tap one tap: what it tapped (``key``) and the drawing it was tapped on: for
     a tap on the felt, the felt's version (``seen``, from #tap); for a form of the phone's own
-    regions, their drawing's nonce (``drawn``, from #seat_version). A form that names its own nonce
+    regions, their drawing's nonce (``drawing_nonce``, from #seat_version). A form that names its own nonce
     (the host's) is one tap by it."""
     if form.get("nonce"):
         return form["nonce"]
-    seen, drawn, key = form.get("seen"), form.get("drawn"), form.get("key")
+    seen, drawing, key = form.get("seen"), form.get("drawing_nonce"), form.get("key")
     if not key:
         return None
     if seen:
         return f"v{seen}-{key}"
-    return f"d{drawn}-{key}" if drawn else None
+    return f"d{drawing}-{key}" if drawing else None
 
 
 def _ask(code: str, kind: str):

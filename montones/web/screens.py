@@ -103,7 +103,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
         "stake": choices.get("amount", ""),
         "custom": choices.get("custom", ""),
         "player": player,
-        # Each drawing of the phone's seat regions comes with a fresh nonce (#seat_version's "drawn",
+        # Each drawing of the phone's seat regions comes with a fresh nonce (#seat_version's "drawing_nonce",
         # which their forms send): a form resent is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,

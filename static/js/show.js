@@ -100,7 +100,7 @@
   // The reveal: every [data-at] element shows that many ms after the screen first had its
   // version (data-rv), whichever region brought it: the felt, the TV's line and its players
   // come in separate swaps, and one that is swapped again mid-reveal keeps its place in time.
-  // A page drawn once its version's reveal was over (body's data-drawn: its version, data-age:
+  // A page drawn once its version's reveal was over (body's data-page-version: its version, data-age:
   // how long ago that was made) shows it over, not played again; one drawn during it plays it
   // from the start (the server's time is ahead of the TV's, which had it later: from there it
   // would show the outcome before the TV).
@@ -109,7 +109,7 @@
     var age = Number(document.body.dataset.age || 0), felt = clock();
     var done = felt && felt.dataset.reveal === version ? Number(felt.dataset.done || 0) : 0;
     if (drawnAt === null) { drawnAt = now - age; }
-    starts[version] = version === document.body.dataset.drawn && age >= done ? drawnAt : now;
+    starts[version] = version === document.body.dataset.pageVersion && age >= done ? drawnAt : now;
   }
   var pending = 0;
   // What times the reveal: the felt, or on a page without one (the host's) its clock.

@@ -109,7 +109,7 @@ def tap_fields(page: str) -> dict[str, str]:
 
 
 def seat_version_fields(page: str) -> dict[str, str]:
-    """What #seat_version adds to a tap: my regions' drawing's nonce (``drawn``)."""
+    """What #seat_version adds to a tap: my regions' drawing's nonce (``drawing_nonce``)."""
     return _fields(page, "seat_version")
 
 

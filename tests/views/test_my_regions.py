@@ -139,13 +139,15 @@ def test_a_form_of_the_bar_sent_twice_from_one_drawing_is_one_tap(app):
     page = night.page("Ana")
     (offer,) = forms(page, "offer")
     assert offer["key"] == "offer" and "nonce" not in offer
-    assert offer["drawn"] == seat_version_fields(page.get_data(as_text=True))["drawn"]
+    assert (
+        offer["drawing_nonce"] == seat_version_fields(page.get_data(as_text=True))["drawing_nonce"]
+    )
     first = night.do("Ana", "offer", **{**offer, "amount": "40"})
     again = night.do("Ana", "offer", **{**offer, "amount": "50"})  # the double: not another
     assert (first.status_code, again.status_code) == (200, 200)
     assert night.state()["auction"]["offers"] == {night.seats["Ana"]: 40}
     (fresh,) = forms(night.page("Ana"), "offer")
-    assert fresh["drawn"] != offer["drawn"]
+    assert fresh["drawing_nonce"] != offer["drawing_nonce"]
     night.ok("Ana", "offer", **{**fresh, "amount": "50"})
     assert night.state()["auction"]["offers"] == {night.seats["Ana"]: 50}
 
