@@ -97,7 +97,7 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = {"all": REGIONS, "mine": SEAT_BLOCKS}.get(region, [region])
+    blocks = {"all": REGIONS, "seat": SEAT_BLOCKS}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
     if len(blocks) == 1:  # one region, swapped in place

@@ -250,7 +250,7 @@ class PageSeat(Seat):
         now, for its choices: their words, as a fresh drawing of them has them."""
         query = self.page.evaluate(OWN_QUERY)
         answer = self.page.context.request.get(
-            f"{self.base}/t/{code}/p/mine?{query}", headers={"HX-Request": "true"}
+            f"{self.base}/t/{code}/p/seat?{query}", headers={"HX-Request": "true"}
         )
         return self.page.evaluate(SAME_WORDS, answer.text())
 

@@ -1380,7 +1380,7 @@ def test_host_pause_stops_the_players_until_resume(app):
         bar = page.split('id="bar"')[1].split("</section>")[0]
         assert paused in bar and 'hx-post="' not in bar, name
         assert 'class="intent' not in bar and "Choose" not in page.split('id="felt"')[1]
-    mine = night.clients["Ben"].get(f"/t/{night.code}/p/mine", headers=HX).get_data(as_text=True)
+    mine = night.clients["Ben"].get(f"/t/{night.code}/p/seat", headers=HX).get_data(as_text=True)
     assert "Paused by the host" in mine.split('id="bar"')[0]
     assert paused in mine and 'hx-post="' not in mine.split('id="bar"')[1]
     before = night.snapshot()
@@ -1881,7 +1881,7 @@ def test_each_of_a_punters_bets_is_said_and_the_banker_is_told_what_the_bank_won
     assert "You lost 9" in ben
     assert "Heap 1 did not beat the banker's card: you lost 5." in ben
     assert "Heap 2 did not beat the banker's card: you lost 4." in ben
-    ana = night.clients["Ana"].get(f"/t/{night.code}/p/mine", headers=HX)
+    ana = night.clients["Ana"].get(f"/t/{night.code}/p/seat", headers=HX)
     assert "The bank won 9" in text_of(ana)
 
 

@@ -26,8 +26,8 @@ def regions(response) -> list[str]:
     )
 
 
-def mine(night, name: str, **params):
-    return night.clients[name].get(f"/t/{night.code}/p/mine", query_string=params, headers=HX)
+def seat_regions(night, name: str, **params):
+    return night.clients[name].get(f"/t/{night.code}/p/seat", query_string=params, headers=HX)
 
 
 @pytest.fixture
@@ -59,16 +59,16 @@ def test_a_refusal_is_answered_with_every_region(betting):
 
 
 def test_a_fetch_of_my_regions_carries_both_though_nothing_of_mine_changed(betting):
-    before = mine(betting, "Ben", **INTENT)
+    before = seat_regions(betting, "Ben", **INTENT)
     betting.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
-    after = mine(betting, "Ben", **INTENT)
+    after = seat_regions(betting, "Ben", **INTENT)
     assert regions(before) == regions(after) == ["status", "bar"]
 
 
 def test_a_fetch_of_my_regions_in_monte_carries_both(app):
     night = MonteNight(app, "Ana", "Ben", "Eva", chips=40)
     night.betting(bank=20)
-    assert regions(mine(night, night.punters[0])) == ["status", "bar"]
+    assert regions(seat_regions(night, night.punters[0])) == ["status", "bar"]
 
 
 def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
@@ -76,7 +76,7 @@ def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
     # him 7, and then only 1 and 5 (and the all-in chip, always).
     night = Night(app, "Ana", "Ben", "Eva", chips=12)
     night.to_betting("Ana", bank=10)
-    before = mine(night, "Ben", **INTENT).get_data(as_text=True)
+    before = seat_regions(night, "Ben", **INTENT).get_data(as_text=True)
     assert QUICK.findall(before) == ["1", "5", "10", "max"]
     answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
     assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
@@ -86,9 +86,9 @@ def test_a_stake_no_longer_offered_leaves_the_all_in_chip_chosen(app):
     night = Night(app, "Ana", "Ben", "Eva", chips=12)
     night.to_betting("Ana", bank=10)
     night.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="", stage=night.stage())
-    bar = mine(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
+    bar = seat_regions(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
     assert CHOSEN.findall(bar.get_data(as_text=True)) == ["max"]
-    again = mine(night, "Ben", mode="bet", amount="5", custom="")
+    again = seat_regions(night, "Ben", mode="bet", amount="5", custom="")
     assert CHOSEN.findall(again.get_data(as_text=True)) == ["5"]
 
 
@@ -127,7 +127,7 @@ def test_the_stake_a_seat_chose_stays_chosen_on_a_page_drawn_again(betting):
     betting.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
     page = betting.page("Ben").get_data(as_text=True)
     assert CHOSEN.findall(page) == ["5"]
-    assert CHOSEN.findall(mine(betting, "Ben").get_data(as_text=True)) == ["5"]
+    assert CHOSEN.findall(seat_regions(betting, "Ben").get_data(as_text=True)) == ["5"]
     assert CHOSEN.findall(betting.page("Eva").get_data(as_text=True)) == ["1"]  # hers, not his
 
 
@@ -165,9 +165,9 @@ def test_a_form_of_the_bar_from_an_older_stage_is_stale(app):
 def test_a_bar_form_changes_at_no_version_of_its_own(betting):
     # What changes at every drawing (its version, its nonce) is in #seat_version, not in my regions:
     # two drawings a version apart that show the same are the same.
-    before = mine(betting, "Ben", **INTENT).get_data(as_text=True)
+    before = seat_regions(betting, "Ben", **INTENT).get_data(as_text=True)
     betting.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
-    after = mine(betting, "Ben", **INTENT).get_data(as_text=True)
+    after = seat_regions(betting, "Ben", **INTENT).get_data(as_text=True)
     own = re.compile(r'<div hx-swap-oob="morph" id="seat_version".*?</div>')
     assert own.sub("", before) == own.sub("", after)
     assert own.search(before).group(0) != own.search(after).group(0)
