@@ -18,8 +18,9 @@ def pytest_collection_modifyitems(items):
         folder = item.path.parent.name
         if folder in ("browser", "live"):
             item.add_marker(folder)
-    limit = item.config.getini("timeout") if items else 0
-    items.sort(key=lambda item: not _longer_than(item, float(limit or 0)))  # stable
+    if items:
+        limit = float(items[0].config.getini("timeout") or 0)
+        items.sort(key=lambda item: not _longer_than(item, limit))  # stable: the rest as they were
 
 
 def _longer_than(item, limit: float) -> bool:
