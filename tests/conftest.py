@@ -10,11 +10,22 @@ from tests.helpers.apps import PG_ADMIN, make_app
 
 def pytest_collection_modifyitems(items):
     """The slow tiers marked by their folder, so that the fast loop is
-    ``pytest -m "not browser and not live"``."""
+    ``pytest -m "not browser and not live"``; and the longest tests (the random nights, the
+    ones that raise their own timeout past pytest's) run first. Under ``--dist worksteal`` a
+    worker takes the next test from the front of its queue and the other steals from its back,
+    so a night of minutes left at the back is run last, by one worker, the other idle."""
     for item in items:
         folder = item.path.parent.name
         if folder in ("browser", "live"):
             item.add_marker(folder)
+    if items:
+        limit = float(items[0].config.getini("timeout") or 0)
+        items.sort(key=lambda item: not _longer_than(item, limit))  # stable: the rest as they were
+
+
+def _longer_than(item, limit: float) -> bool:
+    marker = item.get_closest_marker("timeout")
+    return marker is not None and bool(marker.args) and marker.args[0] > limit
 
 
 @pytest.fixture(scope="module")

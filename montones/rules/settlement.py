@@ -28,7 +28,7 @@ def cover(bank: int, won: bool, stake: int, payout: int) -> tuple[str, int]:
 
 def explain(settled: list[dict], bank_after: int, owed: Callable[[dict], int]) -> list[dict]:
     """Settled lines, in the order the bank settled them, with what makes a cover plain:
-    ``held``, what the bank held when the line came to be settled; ``owed``, what the bet would
+    ``bank_before``, what the bank held when the line came to be settled; ``owed``, what the bet would
     have come to had the bank held enough (its payout if it won, its stake if it lost). A line
     paid less than ``owed``, or that lost less than its stake, was covered only in part.
 
@@ -38,7 +38,7 @@ def explain(settled: list[dict], bank_after: int, owed: Callable[[dict], int]) -
     held = bank_after + sum(line["net"] + line.get("levy", 0) for line in settled)
     lines = []
     for line in settled:
-        lines.append({**line, "held": held, "owed": owed(line)})
+        lines.append({**line, "bank_before": held, "owed": owed(line)})
         held -= line["net"] + line.get("levy", 0)
     return lines
 

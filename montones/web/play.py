@@ -28,7 +28,7 @@ bp = Blueprint("play", __name__, url_prefix="/t/<code>")
 bp.after_request(not_kept)
 
 PAGE = screens.PAGE
-REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "own"]
+REGIONS = ["status", "tap", "felt", "odds", "guide", "bar", "seat_version"]
 # A phone's seat regions: what an accepted tap answers with. The felt and the odds, the same for
 # every phone, reach the tapping phone by its stream like every other screen (rendered once per
 # version for all of them, not once more per tap); a refusal answers with every region.
@@ -97,7 +97,7 @@ def region(code, region):
         abort(403)
     if not wants_fragment():
         return page(code)
-    blocks = {"all": REGIONS, "mine": SEAT_BLOCKS}.get(region, [region])
+    blocks = {"all": REGIONS, "seat": SEAT_BLOCKS}.get(region, [region])
     if any(b not in REGIONS for b in blocks):
         abort(404)
     if len(blocks) == 1:  # one region, swapped in place
@@ -153,16 +153,16 @@ def act(code, kind):
 def _nonce(form) -> str | None:
     """What makes a tap one tap: what it tapped (``key``) and the drawing it was tapped on: for
     a tap on the felt, the felt's version (``seen``, from #tap); for a form of the phone's own
-    regions, their drawing's nonce (``drawn``, from #own). A form that names its own nonce
+    regions, their drawing's nonce (``drawing_nonce``, from #seat_version). A form that names its own nonce
     (the host's) is one tap by it."""
     if form.get("nonce"):
         return form["nonce"]
-    seen, drawn, key = form.get("seen"), form.get("drawn"), form.get("key")
+    seen, drawing, key = form.get("seen"), form.get("drawing_nonce"), form.get("key")
     if not key:
         return None
     if seen:
         return f"v{seen}-{key}"
-    return f"d{drawn}-{key}" if drawn else None
+    return f"d{drawing}-{key}" if drawing else None
 
 
 def _ask(code: str, kind: str):

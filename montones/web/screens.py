@@ -40,9 +40,9 @@ SHARED = {
         ("tv/table.html", "recent"),
     ],
 }
-# A phone's seat regions, drawn for its seat: what a tap is answered with. #own last: the
+# A phone's seat regions, drawn for its seat: what a tap is answered with. #seat_version last: the
 # version they were drawn at and the drawing's nonce.
-SEAT_REGIONS = ["status", "guide", "bar", "own"]
+SEAT_REGIONS = ["status", "guide", "bar", "seat_version"]
 WATCHING = "tv/_watching.html"
 REACTIONS = "tv/_reactions.html"
 
@@ -103,7 +103,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
         "stake": choices.get("amount", ""),
         "custom": choices.get("custom", ""),
         "player": player,
-        # Each drawing of the phone's seat regions comes with a fresh nonce (#own's "drawn",
+        # Each drawing of the phone's seat regions comes with a fresh nonce (#seat_version's "drawing_nonce",
         # which their forms send): a form resent is a double click, not a new tap.
         "nonce": secrets.token_urlsafe(12),
         "phone": True,
@@ -141,7 +141,7 @@ def seat_keys(
     (as a phone's regions are drawn: ``table_view``): the engine's views of its status and its
     bar, the table's stage (which their forms carry), whether the host has
     paused it; the bar also the seat's choices and what it is told or asked (``notice``,
-    ``confirming``); #own whether a TV is open (and the version it carries, drawn again at each
+    ``confirming``); #seat_version whether a TV is open (and the version it carries, drawn again at each
     one that draws another region: :func:`seat_regions`). ``view``: the view every seat shares,
     worked out once per version."""
     engine = game(table.game)
@@ -152,7 +152,7 @@ def seat_keys(
         "status": (status, *both),
         "guide": (status, bar, *both),
         "bar": (bar, *both, tuple(sorted(choices.items())), notice, confirming),
-        "own": (tv_open(table.code),),
+        "seat_version": (tv_open(table.code),),
     }
 
 
@@ -170,9 +170,9 @@ def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str |
 
 
 def _key(block: str, keys: dict[str, tuple], version: int) -> tuple:
-    """What ``block`` is kept by: its key, and #own's the version it carries too (a tap on an
+    """What ``block`` is kept by: its key, and #seat_version's the version it carries too (a tap on an
     older drawing of the seat's regions is told so: app.js)."""
-    return (*keys[block], version) if block == "own" else keys[block]
+    return (*keys[block], version) if block == "seat_version" else keys[block]
 
 
 def seat_regions(context: dict, blocks: list[str], keys: dict[str, tuple]) -> str:

@@ -109,14 +109,14 @@
     if (target && target.id) { kept[target.id] = changedFields(target); }
   });
 
-  // An answer that draws my own regions ends with #own, the version they were drawn at: not
+  // An answer that draws my own regions ends with #seat_version, the version they were drawn at: not
   // shown when it is older than what the phone shows (a fetch started before my tap, answered
   // after it, or a tap answered after the stream brought a newer version).
-  var OWN = /<div[^>]*\sid="own"[^>]*\sdata-v="(\d+)"/;
+  var SEAT_VERSION = /<div[^>]*\sid="seat_version"[^>]*\sdata-v="(\d+)"/;
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail, own = document.getElementById("own");
-    var found = own && typeof detail.serverResponse === "string" && OWN.exec(detail.serverResponse);
-    if (found && detail.shouldSwap && Number(found[1]) < Number(own.dataset.v)) {
+    var detail = event.detail, seatVersion = document.getElementById("seat_version");
+    var found = seatVersion && typeof detail.serverResponse === "string" && SEAT_VERSION.exec(detail.serverResponse);
+    if (found && detail.shouldSwap && Number(found[1]) < Number(seatVersion.dataset.v)) {
       detail.shouldSwap = false;
     }
   });

@@ -100,7 +100,7 @@
   // The reveal: every [data-at] element shows that many ms after the screen first had its
   // version (data-rv), whichever region brought it: the felt, the TV's line and its players
   // come in separate swaps, and one that is swapped again mid-reveal keeps its place in time.
-  // A page drawn once its version's reveal was over (body's data-drawn: its version, data-age:
+  // A page drawn once its version's reveal was over (body's data-page-version: its version, data-age:
   // how long ago that was made) shows it over, not played again; one drawn during it plays it
   // from the start (the server's time is ahead of the TV's, which had it later: from there it
   // would show the outcome before the TV).
@@ -109,7 +109,7 @@
     var age = Number(document.body.dataset.age || 0), felt = clock();
     var done = felt && felt.dataset.reveal === version ? Number(felt.dataset.done || 0) : 0;
     if (drawnAt === null) { drawnAt = now - age; }
-    starts[version] = version === document.body.dataset.drawn && age >= done ? drawnAt : now;
+    starts[version] = version === document.body.dataset.pageVersion && age >= done ? drawnAt : now;
   }
   var pending = 0;
   // What times the reveal: the felt, or on a page without one (the host's) its clock.
@@ -176,9 +176,9 @@
   // them instead of being kept whole. On a phone my own regions
   // wait for the moment the reveal reaches my last bet (the banker's, its end): until then
   // its result lines ([data-outcome]) and its bar are hidden and it says to watch the TV
-  // ([data-watch]). A phone at a table whose TV is not open (#own's data-tv: drawn per seat, again when a TV opens or closes) plays nothing.
+  // ([data-watch]). A phone at a table whose TV is not open (#seat_version's data-tv: drawn per seat, again when a TV opens or closes) plays nothing.
   function phone() { return document.body.classList.contains("phone"); }
-  function noTv() { return !!document.querySelector('#own[data-tv="0"]'); }
+  function noTv() { return !!document.querySelector('#seat_version[data-tv="0"]'); }
   function revealEnd(version) {
     var felt = clock();
     if (!felt || felt.dataset.reveal !== String(version) || !(version in starts)) { return 0; }
@@ -188,28 +188,28 @@
   // hand was settled, ahead of the stream's felt. Their result then waits for that felt (it
   // brings the reveal's times), FELT_WAIT ms at most.
   var FELT_WAIT = 3000, behindSince = {};
-  function feltBehind(own) {
+  function feltBehind(seatVersion) {
     var seen = document.querySelector("#tap input[name=seen]");
-    if (!seen || Number(seen.value) >= Number(own.dataset.v)) { return false; }
+    if (!seen || Number(seen.value) >= Number(seatVersion.dataset.v)) { return false; }
     if (!document.querySelector("#status [data-result]")) { return false; }
     var now = window.performance.now();
-    if (!(own.dataset.v in behindSince)) { behindSince[own.dataset.v] = now; }
-    return now - behindSince[own.dataset.v] < FELT_WAIT;
+    if (!(seatVersion.dataset.v in behindSince)) { behindSince[seatVersion.dataset.v] = now; }
+    return now - behindSince[seatVersion.dataset.v] < FELT_WAIT;
   }
   function myMoment() {
-    // My regions' version (#own's data-v): the one they were drawn at.
+    // My regions' version (#seat_version's data-v): the one they were drawn at.
     var status = document.getElementById("status"), felt = document.getElementById("felt");
-    var own = document.getElementById("own");
-    if (!status || !own || !felt || noTv()) { return 0; }
-    if (feltBehind(own)) { return window.performance.now() + 100; }
-    var end = revealEnd(own.dataset.v);
+    var seatVersion = document.getElementById("seat_version");
+    if (!status || !seatVersion || !felt || noTv()) { return 0; }
+    if (feltBehind(seatVersion)) { return window.performance.now() + 100; }
+    var end = revealEnd(seatVersion.dataset.v);
     if (!end || status.dataset.banker === "true") { return end; }
     var seat = document.body.dataset.seat, last = -1;
     var mine = '[data-player="' + seat + '"]';
     felt.querySelectorAll(mine + "[data-at], " + mine + " [data-at]").forEach(function (el) {
       last = Math.max(last, Number(el.dataset.at));
     });
-    return last >= 0 ? starts[own.dataset.v] + last : end;
+    return last >= 0 ? starts[seatVersion.dataset.v] + last : end;
   }
   function until(el) {
     var felt = clock();
@@ -393,7 +393,7 @@
     showSoundState();
     update();
   });
-  // An answer's out-of-band parts are swapped one by one, #own (the version they were drawn
+  // An answer's out-of-band parts are swapped one by one, #seat_version (the version they were drawn
   // at) last: they are looked at once all are in, before the page is painted.
   var queued = false;
   // The host page's own swap is looked at as soon as it is made, not after htmx's settling:

@@ -200,11 +200,11 @@ COUNT_ANSWERS = """() => {
 
 def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, server):
     """A fetch of my regions started before my tap can be answered after my tap's answer: an
-    answer drawn at an older version (#own's data-v) than the one shown is not swapped in."""
+    answer drawn at an older version (#seat_version's data-v) than the one shown is not swapped in."""
     base, _process, _folder, _port = server
     _host, _host_page, code = create_table(chromium, base)
     ana = join(chromium, f"{base}/t/{code}/join", "Ana")
-    status, own = ana.locator("#status"), ana.locator("#own")
+    status, own = ana.locator("#status"), ana.locator("#seat_version")
     shown = int(own.get_attribute("data-v"))
     asked = []  # the fetches of every region (the phone back in the foreground), answered here
     ana.route(re.compile(r"/p/all"), lambda route: asked.append(route))
@@ -224,7 +224,7 @@ def test_an_answer_older_than_what_my_phone_shows_is_not_swapped_in(chromium, se
             status=200,
             content_type="text/html",
             body=f'<section hx-swap-oob="morph" id="status" class="status">{text}</section>'
-            f'<div hx-swap-oob="morph" id="own" hidden data-v="{version}"></div>',
+            f'<div hx-swap-oob="morph" id="seat_version" hidden data-v="{version}"></div>',
         )
 
     ana.evaluate(COUNT_ANSWERS)
@@ -343,7 +343,7 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     expect(ana.get_by_role("button", name="Close bets and turn the heaps")).to_be_visible(
         timeout=TIMEOUT
     )
-    expect(ben.locator("#own")).to_have_attribute("data-tv", "0")
+    expect(ben.locator("#seat_version")).to_have_attribute("data-tv", "0")
     ana.get_by_role("button", name="Close bets and turn the heaps").click()
     # The whole reveal takes about five seconds on a TV; without one, a second is plenty.
     expect(ben.locator("#status .status__result")).to_be_visible(timeout=1500)
@@ -362,5 +362,5 @@ def test_a_phone_at_a_table_whose_tv_is_not_open_is_not_kept_waiting(chromium, s
     # hand on, they defer to its reveal (a phone kept the old word until the next action).
     tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
     tv.goto(f"{base}/t/{code}/tv")
-    expect(ben.locator("#own")).to_have_attribute("data-tv", "1", timeout=TIMEOUT)
+    expect(ben.locator("#seat_version")).to_have_attribute("data-tv", "1", timeout=TIMEOUT)
     tv.close()

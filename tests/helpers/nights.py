@@ -89,7 +89,7 @@ def flashed(response) -> str | None:
 
 def forms(response, kind: str) -> list[dict[str, str]]:
     """The hidden fields every form on a page that posts the action ``kind`` sends: its own,
-    and those of #tap and #own that it includes (its hx-include)."""
+    and those of #tap and #seat_version that it includes (its hx-include)."""
     page = response.get_data(as_text=True)
     found = []
     for block in page.split("<form")[1:]:
@@ -98,7 +98,7 @@ def forms(response, kind: str) -> list[dict[str, str]]:
             fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', block)
             sent = {name: html.unescape(value) for name, value in fields}
             tap = tap_fields(page) if "#tap" in block else {}
-            own = own_fields(page) if "#own" in block else {}
+            own = seat_version_fields(page) if "#seat_version" in block else {}
             found.append({**tap, **own, **sent})
     return found
 
@@ -108,9 +108,9 @@ def tap_fields(page: str) -> dict[str, str]:
     return _fields(page, "tap")
 
 
-def own_fields(page: str) -> dict[str, str]:
-    """What #own adds to a tap: my regions' drawing's nonce (``drawn``)."""
-    return _fields(page, "own")
+def seat_version_fields(page: str) -> dict[str, str]:
+    """What #seat_version adds to a tap: my regions' drawing's nonce (``drawing_nonce``)."""
+    return _fields(page, "seat_version")
 
 
 def _fields(page: str, ident: str) -> dict[str, str]:

@@ -250,7 +250,7 @@ class PageSeat(Seat):
         now, for its choices: their words, as a fresh drawing of them has them."""
         query = self.page.evaluate(OWN_QUERY)
         answer = self.page.context.request.get(
-            f"{self.base}/t/{code}/p/mine?{query}", headers={"HX-Request": "true"}
+            f"{self.base}/t/{code}/p/seat?{query}", headers={"HX-Request": "true"}
         )
         return self.page.evaluate(SAME_WORDS, answer.text())
 
@@ -265,10 +265,10 @@ class PageSeat(Seat):
         return answer.status
 
 
-# What a phone sends when it fetches its own regions (its hx-include: #intent, #own).
+# What a phone sends when it fetches its own regions (its hx-include: #intent, #seat_version).
 OWN_QUERY = """() => {
   const fields = new URLSearchParams();
-  for (const id of ["intent", "own"]) {
+  for (const id of ["intent", "seat_version"]) {
     const el = document.getElementById(id);
     if (!el) continue;
     for (const input of el.querySelectorAll("input, select")) {

@@ -158,7 +158,7 @@ PHONE_NOTES = """() => {
     if (!asked) { asked = true; requestAnimationFrame(() => { asked = false; look(); }); }
   };
   // When the hand came: its felt (whose coming starts the phone's reveal clock) and my regions.
-  const felt = () => document.getElementById("felt"), own = () => document.getElementById("own");
+  const felt = () => document.getElementById("felt"), own = () => document.getElementById("seat_version");
   const before = {felt: felt() && felt().dataset.reveal, own: own() && own().dataset.v};
   const came = () => {
     const reveal = felt() && felt().dataset.reveal, version = own() && own().dataset.v;

@@ -351,7 +351,7 @@ def test_the_session_cookie_is_sent_again_only_when_it_changes(app):
         r'name="csrf_token" value="([^"]+)"', client.get(f"/t/{table.code}/join").get_data(True)
     )[1]
     client.post(f"/t/{table.code}/join", data={"csrf_token": token, "name": "Zed"})
-    for path in (f"/t/{table.code}", f"/t/{table.code}/p/all", f"/t/{table.code}/p/mine"):
+    for path in (f"/t/{table.code}", f"/t/{table.code}/p/all", f"/t/{table.code}/p/seat"):
         response = client.get(path, headers={"HX-Request": "true"})
         assert response.status_code == 200 and cookie_flags(response) == [], path
     tapped = client.post(

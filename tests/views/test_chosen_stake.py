@@ -99,7 +99,7 @@ def test_a_stake_chosen_without_a_tap_is_stored_and_drawn_by_the_stream(app, nig
     resync sends #intent) stores it: the next redraw from its stream keeps it."""
     client = night.clients["Ben"]
     answer = client.get(
-        f"/t/{night.code}/p/mine?mode=bet&amount=10&custom=", headers={"HX-Request": "true"}
+        f"/t/{night.code}/p/seat?mode=bet&amount=10&custom=", headers={"HX-Request": "true"}
     )
     assert answer.status_code == 200
     assert stored(app, night, "Ben")["amount"] == "10"

@@ -646,7 +646,8 @@ def test_a_tap_from_an_older_stage_is_refused_with_the_fresh_regions(app, seen):
     html = response.get_data(as_text=True)
     for region in ("status", "tap", "felt", "guide", "bar"):
         assert f'id="{region}"' in html
-    assert html.count('hx-swap-oob="morph"') == 6  # and #own, the drawing's version and nonce
+    # The five and #seat_version (the drawing's version and nonce).
+    assert html.count('hx-swap-oob="morph"') == 6
     # The fresh regions carry the stage the table is at now, and the heaps to tap.
     assert 'name="stage" value="1-betting"' in html
     assert 'name="heap" value="3"' in html
@@ -743,8 +744,9 @@ def test_a_tap_on_the_felt_sends_the_version_it_was_made_at_from_one_place(app):
     later = forms(night.clients["Ben"].get(f"/t/{night.code}/p/all", headers=HX), "tap")
     assert [f["heap"] for f in first] == [f["key"] for f in first] == ["1", "2", "3"]
 
-    def tapped(taps):  # without #own's fields: each drawing of the phone's regions has its own
-        return [{k: v for k, v in f.items() if k not in ("held", "drawn")} for f in taps]
+    # Without #seat_version's fields: each drawing of the phone's regions has its own.
+    def tapped(taps):
+        return [{k: v for k, v in f.items() if k not in ("drawing_nonce",)} for f in taps]
 
     assert tapped(first) == tapped(again) and [f["key"] for f in later] == ["1", "2", "3"]
     assert {f["seen"] for f in first} == {str(night.state()["version"] - 1)}
@@ -1378,7 +1380,7 @@ def test_host_pause_stops_the_players_until_resume(app):
         bar = page.split('id="bar"')[1].split("</section>")[0]
         assert paused in bar and 'hx-post="' not in bar, name
         assert 'class="intent' not in bar and "Choose" not in page.split('id="felt"')[1]
-    mine = night.clients["Ben"].get(f"/t/{night.code}/p/mine", headers=HX).get_data(as_text=True)
+    mine = night.clients["Ben"].get(f"/t/{night.code}/p/seat", headers=HX).get_data(as_text=True)
     assert "Paused by the host" in mine.split('id="bar"')[0]
     assert paused in mine and 'hx-post="' not in mine.split('id="bar"')[1]
     before = night.snapshot()
@@ -1879,7 +1881,7 @@ def test_each_of_a_punters_bets_is_said_and_the_banker_is_told_what_the_bank_won
     assert "You lost 9" in ben
     assert "Heap 1 did not beat the banker's card: you lost 5." in ben
     assert "Heap 2 did not beat the banker's card: you lost 4." in ben
-    ana = night.clients["Ana"].get(f"/t/{night.code}/p/mine", headers=HX)
+    ana = night.clients["Ana"].get(f"/t/{night.code}/p/seat", headers=HX)
     assert "The bank won 9" in text_of(ana)
 
 

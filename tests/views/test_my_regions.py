@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.helpers.nights import HX, MonteNight, Night, forms, own_fields
+from tests.helpers.nights import HX, MonteNight, Night, forms, seat_version_fields
 
 QUICK = re.compile(r'<input type="radio" name="amount" value="(\w+)"')
 CHOSEN = re.compile(r'<input type="radio" name="amount" value="(\w+)" checked')
@@ -26,8 +26,8 @@ def regions(response) -> list[str]:
     )
 
 
-def mine(night, name: str, **params):
-    return night.clients[name].get(f"/t/{night.code}/p/mine", query_string=params, headers=HX)
+def seat_regions(night, name: str, **params):
+    return night.clients[name].get(f"/t/{night.code}/p/seat", query_string=params, headers=HX)
 
 
 @pytest.fixture
@@ -59,16 +59,16 @@ def test_a_refusal_is_answered_with_every_region(betting):
 
 
 def test_a_fetch_of_my_regions_carries_both_though_nothing_of_mine_changed(betting):
-    before = mine(betting, "Ben", **INTENT)
+    before = seat_regions(betting, "Ben", **INTENT)
     betting.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
-    after = mine(betting, "Ben", **INTENT)
+    after = seat_regions(betting, "Ben", **INTENT)
     assert regions(before) == regions(after) == ["status", "bar"]
 
 
 def test_a_fetch_of_my_regions_in_monte_carries_both(app):
     night = MonteNight(app, "Ana", "Ben", "Eva", chips=40)
     night.betting(bank=20)
-    assert regions(mine(night, night.punters[0])) == ["status", "bar"]
+    assert regions(seat_regions(night, night.punters[0])) == ["status", "bar"]
 
 
 def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
@@ -76,7 +76,7 @@ def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
     # him 7, and then only 1 and 5 (and the all-in chip, always).
     night = Night(app, "Ana", "Ben", "Eva", chips=12)
     night.to_betting("Ana", bank=10)
-    before = mine(night, "Ben", **INTENT).get_data(as_text=True)
+    before = seat_regions(night, "Ben", **INTENT).get_data(as_text=True)
     assert QUICK.findall(before) == ["1", "5", "10", "max"]
     answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
     assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
@@ -86,9 +86,9 @@ def test_a_stake_no_longer_offered_leaves_the_all_in_chip_chosen(app):
     night = Night(app, "Ana", "Ben", "Eva", chips=12)
     night.to_betting("Ana", bank=10)
     night.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="", stage=night.stage())
-    bar = mine(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
+    bar = seat_regions(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
     assert CHOSEN.findall(bar.get_data(as_text=True)) == ["max"]
-    again = mine(night, "Ben", mode="bet", amount="5", custom="")
+    again = seat_regions(night, "Ben", mode="bet", amount="5", custom="")
     assert CHOSEN.findall(again.get_data(as_text=True)) == ["5"]
 
 
@@ -96,7 +96,7 @@ def test_a_phones_felt_sends_the_intent_with_its_withdraw_buttons(betting):
     betting.ok("Ben", "tap", heap=1, mode="bet", amount=1, custom="")
     page = betting.page("Ben").get_data(as_text=True)
     felt = page[page.index('<section id="felt"') :]
-    assert re.search(r'<ol class="heaps[^"]*" hx-include="#intent, #tap, #own">', felt)
+    assert re.search(r'<ol class="heaps[^"]*" hx-include="#intent, #tap, #seat_version">', felt)
     assert 'class="chip__withdraw"' in felt
 
 
@@ -106,46 +106,48 @@ TAG = re.compile(r"<\w+[^>]*>")
 
 
 def sent(response) -> list[str]:
-    """The ids of the elements an answer swaps (#own last)."""
+    """The ids of the elements an answer swaps (#seat_version last)."""
     tags = TAG.findall(response.get_data(as_text=True))
     return [re.search(r' id="([^"]+)"', tag).group(1) for tag in tags if "hx-swap-oob" in tag]
 
 
 def test_an_answer_sends_my_regions_whole_for_idiomorph_to_merge(betting):
     answer = betting.do("Ben", "tap", heap=1, mode="bet", amount=1, custom="")
-    assert sent(answer) == ["status", "guide", "bar", "own"]
+    assert sent(answer) == ["status", "guide", "bar", "seat_version"]
     assert answer.get_data(as_text=True).count('hx-swap-oob="morph"') == 4
 
 
 def test_a_refusal_sends_every_region_whole(betting):
     answer = betting.do("Ben", "tap", heap=1, mode="bet", amount=500, custom="")
     assert answer.status_code == 422
-    assert sent(answer) == ["tap", "felt", "status", "guide", "bar", "own"]
+    assert sent(answer) == ["tap", "felt", "status", "guide", "bar", "seat_version"]
 
 
 def test_the_stake_a_seat_chose_stays_chosen_on_a_page_drawn_again(betting):
     betting.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
     page = betting.page("Ben").get_data(as_text=True)
     assert CHOSEN.findall(page) == ["5"]
-    assert CHOSEN.findall(mine(betting, "Ben").get_data(as_text=True)) == ["5"]
+    assert CHOSEN.findall(seat_regions(betting, "Ben").get_data(as_text=True)) == ["5"]
     assert CHOSEN.findall(betting.page("Eva").get_data(as_text=True)) == ["1"]  # hers, not his
 
 
 def test_a_form_of_the_bar_sent_twice_from_one_drawing_is_one_tap(app):
-    # The bar's forms name what they do (key); the drawing they were made on comes from #own
+    # The bar's forms name what they do (key); the drawing they were made on comes from #seat_version
     # (drawn): the same form sent twice is a double tap, and the same form from the next
     # drawing is a new tap.
     night = Night(app, "Ana", "Ben", "Eva")
     page = night.page("Ana")
     (offer,) = forms(page, "offer")
     assert offer["key"] == "offer" and "nonce" not in offer
-    assert offer["drawn"] == own_fields(page.get_data(as_text=True))["drawn"]
+    assert (
+        offer["drawing_nonce"] == seat_version_fields(page.get_data(as_text=True))["drawing_nonce"]
+    )
     first = night.do("Ana", "offer", **{**offer, "amount": "40"})
     again = night.do("Ana", "offer", **{**offer, "amount": "50"})  # the double: not another
     assert (first.status_code, again.status_code) == (200, 200)
     assert night.state()["auction"]["offers"] == {night.seats["Ana"]: 40}
     (fresh,) = forms(night.page("Ana"), "offer")
-    assert fresh["drawn"] != offer["drawn"]
+    assert fresh["drawing_nonce"] != offer["drawing_nonce"]
     night.ok("Ana", "offer", **{**fresh, "amount": "50"})
     assert night.state()["auction"]["offers"] == {night.seats["Ana"]: 50}
 
@@ -161,11 +163,11 @@ def test_a_form_of_the_bar_from_an_older_stage_is_stale(app):
 
 
 def test_a_bar_form_changes_at_no_version_of_its_own(betting):
-    # What changes at every drawing (its version, its nonce) is in #own, not in my regions:
+    # What changes at every drawing (its version, its nonce) is in #seat_version, not in my regions:
     # two drawings a version apart that show the same are the same.
-    before = mine(betting, "Ben", **INTENT).get_data(as_text=True)
+    before = seat_regions(betting, "Ben", **INTENT).get_data(as_text=True)
     betting.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
-    after = mine(betting, "Ben", **INTENT).get_data(as_text=True)
-    own = re.compile(r'<div hx-swap-oob="morph" id="own".*?</div>')
+    after = seat_regions(betting, "Ben", **INTENT).get_data(as_text=True)
+    own = re.compile(r'<div hx-swap-oob="morph" id="seat_version".*?</div>')
     assert own.sub("", before) == own.sub("", after)
     assert own.search(before).group(0) != own.search(after).group(0)

@@ -87,7 +87,7 @@ def test_a_phone_whose_seat_moved_says_so_and_offers_the_rejoin_code(app):
     old = night.clients["Ben"]
     for response in (
         old.get(f"/t/{night.code}"),
-        old.get(f"/t/{night.code}/p/mine", headers=HX),  # the fetch its stream's tell makes
+        old.get(f"/t/{night.code}/p/seat", headers=HX),  # the fetch its stream's tell makes
         night.do("Ben", "withdraw", bet=1),
     ):
         html = response.get_data(as_text=True)

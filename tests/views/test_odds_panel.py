@@ -74,7 +74,7 @@ def test_the_panel_is_no_live_region_so_an_update_never_closes_it(montones_night
         < text.index('id="bar"')
     )
     assert "</section>" in between(text, 'id="felt"', '<details class="help" id="help">')
-    for region in ("all", "mine", "felt", "odds"):
+    for region in ("all", "seat", "felt", "odds"):
         fragment = client.get(f"{url}/p/{region}", headers=HX).get_data(as_text=True)
         assert '<details class="help" id="help">' not in fragment
         assert "data-edge" not in fragment  # Montones' odds never change: nothing to push

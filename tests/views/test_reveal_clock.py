@@ -36,7 +36,7 @@ def test_the_host_page_times_a_turned_coup_by_the_tvs_clock(app):
 
     # Every live page says which version it was drawn at and how long ago that was made.
     for html in (host, tv):
-        assert attribute(html, "body", "data-drawn") == str(version)
+        assert attribute(html, "body", "data-page-version") == str(version)
         assert 0 <= int(attribute(html, "body", "data-age")) < 60_000
 
     # The next coup's page has nothing to time.

@@ -39,7 +39,7 @@ def test_every_change_reaches_a_phone_as_its_regions_whole_its_own_when_they_cha
         # (what the phone showed before is not known to the stream).
         night.ok("Eva", "tap", heap=2, mode="bet", amount=3, custom="")
         (data,) = updates_of(stream)
-        regions = ("tap", "felt", "status", "guide", "bar", "own")
+        regions = ("tap", "felt", "status", "guide", "bar", "seat_version")
         assert all(f'id="{region}"' in data for region in regions)
         assert data.count('hx-swap-oob="morph"') == len(regions) and "Eva" in data
         # Eva takes her bet back: every felt changes, Ben's chips and bar do not: the felt

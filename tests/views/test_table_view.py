@@ -54,7 +54,7 @@ def test_a_seats_view_takes_the_time_a_bank_whose_time_is_up_closes(app, clock, 
 def test_the_bankers_bar_offers_to_close_the_bank_once_its_time_is_up(clock, settled):
     def bar() -> str:
         answer = settled.clients["Ana"].get(
-            f"/t/{settled.code}/p/mine", headers={"HX-Request": "true"}
+            f"/t/{settled.code}/p/seat", headers={"HX-Request": "true"}
         )
         return answer.get_data(as_text=True)
 

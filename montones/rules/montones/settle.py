@@ -89,7 +89,7 @@ def settle_hand(
 
 
 def explained(result: dict) -> list[dict]:
-    """A settled hand's lines with what makes each plain: ``held``, what the bank held when it
+    """A settled hand's lines with what makes each plain: ``bank_before``, what the bank held when it
     was settled; ``owed``, what the bet would have come to had the bank held enough (its
     payout if it won, its stake if it lost); ``capped``, a pagando y cobrando played for the
     declarer's chips, not for the whole bank."""
@@ -99,7 +99,7 @@ def explained(result: dict) -> list[dict]:
         lambda line: full_payout(line, result["cards"]) if line["result"] == WON else line["stake"],
     )
     return [
-        {**line, "capped": line["kind"] == "whole_bank" and line["stake"] < line["held"]}
+        {**line, "capped": line["kind"] == "whole_bank" and line["stake"] < line["bank_before"]}
         for line in lines
     ]
 
