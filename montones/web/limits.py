@@ -15,7 +15,7 @@ someone's seat, is time: each device (its address on the room's network) has an 
   the room codes (and a code whose table was left empty is taken back: see
   ``service.create_table``).
 
-Both are moving windows (``RATELIMIT_STRATEGY``): a try counts against its device for one window
+All three are moving windows (``RATELIMIT_STRATEGY``): a try counts against its device for one window
 after it is made. These allowances were token buckets (5 at once, then one every 10 s; 10 at
 once, then one every 6 s), which Flask-Limiter has no strategy for. A moving window as long as
 the bucket takes to fill keeps the bucket's burst and its pace over the long run (a device that
@@ -31,7 +31,9 @@ two seconds) are limited the same way, apart from its actions, refused as cheapl
 
 A seat's actions (``actions``, ``ACTIONS_LIMIT``) are limited apart, by seat, not by address,
 and on the host's machine too (a practice table's phone, a bench): a burst of a few taps, then
-about one a second, what a person does. A tap past it is refused at once, before the view, in
+about one a second, what a person does. A seat's pace is kept by a sliding window counter (the
+limits library's: the last window's count, weighted by how much of it is still in the window,
+plus this one's): two counts a seat and limit, where a moving window keeps every try. A tap past it is refused at once, before the view, in
 words on the phone (:func:`_too_fast`); one table tapping flat out thus never costs another
 table's screens more than a person's pace does.
 
@@ -285,24 +287,32 @@ def init_app(app) -> None:
             ApplicationLimit(
                 app.config["TABLES_LIMIT"], scope="tables", exempt_when=lambda: not _creating()
             ),
-            # A seat's actions, by seat, from any address (the host's machine too).
+        ],
+    )
+    limiter.request_filter(_host_machine)
+    # A seat's pace, in a Limiter of its own: by seat, from any address (the host's machine
+    # too), on a sliding window counter (two counts a seat and window), not the moving window's
+    # list of every try, which the memory storage walks whole up to 100 times a second
+    # (docs/performance.md). Only a tap or a reaction is looked at.
+    pace = Limiter(
+        _seat,
+        strategy="sliding-window-counter",
+        storage_uri="memory://",
+        application_limits=[
             ApplicationLimit(
-                app.config["ACTIONS_LIMIT"],
-                key_function=_seat,
-                scope="actions",
-                exempt_when=lambda: not _acting(),
+                app.config["ACTIONS_LIMIT"], scope="actions", exempt_when=lambda: not _acting()
             ),
             # A seat's reactions, apart from its taps and as they are: what a person sends.
             ApplicationLimit(
                 app.config["REACTIONS_LIMIT"],
-                key_function=_seat,
                 scope="reactions",
                 exempt_when=lambda: not _reacting(),
             ),
         ],
     )
-    limiter.request_filter(lambda: _host_machine() and not (_acting() or _reacting()))
+    pace.request_filter(lambda: not (_acting() or _reacting()))
     limiter.init_app(app)
+    pace.init_app(app)
     app.extensions["limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
     app.extensions["streams"] = Streams(app.config["STREAMS_MOST"])

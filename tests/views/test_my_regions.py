@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from montones.live import channel
 from tests.helpers.nights import HX, MonteNight, Night, forms, seat_version_fields
 
 QUICK = re.compile(r'<input type="radio" name="amount" value="(\w+)"')
@@ -80,6 +81,27 @@ def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
     assert QUICK.findall(before) == ["1", "5", "10", "max"]
     answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
     assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
+
+
+def test_a_bet_draws_the_bettors_bar_again_only_when_its_quick_stakes_change(app):
+    # Ben has 30 chips under a bank of 30: a bet of 1 changes the most he can stake (29, then
+    # 28), not the stakes his bar offers; a bet that leaves him under 25 changes them.
+    night = Night(app, "Ana", "Ben", "Eva", chips=30)
+    night.to_betting("Ana", bank=30)
+
+    def drawings():
+        with app.app_context():
+            return dict(channel.of(app).seat_drawings[(night.code, night.seats["Ben"], "en")])
+
+    night.ok("Ben", "tap", heap=1, mode="bet", amount=1, custom="")
+    first = drawings()
+    night.ok("Ben", "tap", heap=1, mode="bet", amount=1, custom="")
+    second = drawings()
+    assert second["status"] is not first["status"]  # his chips changed
+    assert second["bar"] is first["bar"]  # the same bar, not drawn again
+    assert QUICK.findall(second["bar"][1]) == ["1", "5", "10", "25", "max"]
+    night.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
+    assert QUICK.findall(drawings()["bar"][1]) == ["1", "5", "10", "max"]
 
 
 def test_a_stake_no_longer_offered_leaves_the_all_in_chip_chosen(app):
