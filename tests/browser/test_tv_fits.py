@@ -278,6 +278,9 @@ class Night:
             problems = page.evaluate(FITS, screen == "tv")
             if screen == "tv" and self.tv.locator("#players .player").count():
                 problems += page.evaluate(ROWS)["problems"]
+            # A Montones heap's words whole (chips36: a chip beside the card broke names).
+            if screen == "tv" and self.game == "montones":
+                problems += page.evaluate(WORDS_BROKEN, "#felt")
             if problems:
                 screenshot(page, f"fits-{label}-{screen}")
                 found.append(f"{screen}: " + "\n  ".join(dict.fromkeys(problems)))
