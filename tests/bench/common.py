@@ -40,7 +40,7 @@ TAP_DIV_RE = re.compile(r'<div id="tap".*?</div>', re.S)
 # A pile of chips on the felt: whose, and the stake it shows (a whole-bank bet shows words).
 PILE_RE = re.compile(
     r'<li (?:id="[^"]*" )?class="chip [^"]*" data-player="([^"]+)"[^>]*>\s*'
-    r'<span class="chip__name">[^<]*</span>\s*<span class="chip__amount">(\d+)</span>'
+    r'<span class="chip__name"[^>]*>[^<]*</span>\s*<span class="chip__amount">(\d+)</span>'
 )
 # The phone's tap form on a heap, and the withdraw form on one of its own chips (_felt.html);
 # what every tap on the felt sends with them (#tap: the stage and version the felt shows).

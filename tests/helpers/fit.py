@@ -99,3 +99,28 @@ OVERFLOW = """() => {
   }
   return found;
 }"""
+
+
+# Every word the TV shows that is broken across lines (chips36: the bet chips beside a heap's
+# card broke "Maximilia / no", "Александ / ра"), or runs past the right edge of its heap. A word
+# is a run of letters, digits and their marks, so a line may break at a space, a hyphen or a
+# slash (an address) but never inside a word, whatever the CSS allows: each word's rectangles
+# (Range.getClientRects) lie on one line. What is hidden (display, visibility) is not read.
+WORDS_BROKEN = """(root) => { const out = [];
+  const start = root ? document.querySelector(root) : document.body;
+  const walk = document.createTreeWalker(start, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || !parent.checkVisibility({visibilityProperty: true})) continue;
+    const heap = parent.closest(".heap");
+    const edge = heap ? heap.getBoundingClientRect().right : Infinity;
+    for (const word of node.textContent.matchAll(/[\\p{L}\\p{N}\\p{M}]{2,}/gu)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (rects.some((r) => Math.abs(r.top - rects[0].top) > rects[0].height / 2)) out.push(`${word[0]}: two lines`);
+      else if (rects.some((r) => r.right > edge + 1)) out.push(`${word[0]}: past its heap`);
+    }
+  }
+  return out; }"""
