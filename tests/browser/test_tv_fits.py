@@ -654,12 +654,12 @@ def test_twelve_players_bets_on_two_side_cards_keep_20_px(chromium, server, lang
     assert night.state()["phase"] == "betting", night.moves
     banker = night.state()["banker"]
     made = 0
-    for number, (seat_id, seat) in enumerate(night.seats.items()):
+    for number, (seat_id, punter) in enumerate(night.seats.items()):
         if seat_id == banker:
             continue
         for spot in SIDE_BETS[number % len(SIDE_BETS)]:
             fields = {"bet_kind": "layout", "against": "ul", "side": "upper", **spot}
-            made += seat.tap("bet", amount=(5, 25, 10)[number % 3], **fields) == 200
+            made += punter.tap("bet", amount=(5, 25, 10)[number % 3], **fields) == 200
     assert made == 22, made
     for step in ("bets", "paid"):
         if step == "paid":
