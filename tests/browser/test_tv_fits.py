@@ -677,3 +677,71 @@ def test_twelve_players_bets_on_two_side_cards_keep_20_px(chromium, server, lang
             # Its thirty payments' lines under the layout are more than the felt keeps at 20 px
             # (drawn at 17-18.5 px: docs/performance.md); all of it on the screen, whole.
             assert rows["smallest"]["px"] >= 16, rows["smallest"]
+
+
+# Each bet's result on the felt whose words run past its chip or past its heap's bets (issue 36,
+# fits36: a Russian "↺ аннулирована" wider than its chip's row, eight heaps at twelve players).
+RESULTS_OUT = """() => {
+  const out = [];
+  const within = (r, s) => r.left >= s.left - 1 && r.right <= s.right + 1 && r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
+  for (const res of document.querySelectorAll("#felt .heap .chip .res")) {
+    if (!res.checkVisibility()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(res);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const chip = res.closest(".chip").getBoundingClientRect(), bets = res.closest(".bets").getBoundingClientRect();
+    const text = res.textContent.trim();
+    for (const r of rects) {
+      if (!within(r, chip)) out.push(`"${text}" past its chip`);
+      else if (!within(r, bets)) out.push(`"${text}" past its heap's bets`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.timeout(300)
+def test_a_void_bet_s_word_keeps_inside_its_chip_on_a_russian_tv_at_twelve(chromium, server):
+    """Issue 36: on a Russian TV at twelve players, eight heaps, a void bet's "↺ аннулирована"
+    ran past its chip (the word wider than the chip's row). A bank of 10 and every punter's 10 on
+    two heaps: once the first winning heap empties the bank the bets after it are void; each
+    result's words lie inside its chip and its heap's bets (a shorter word at seven or eight
+    heaps), nothing on the TV is cut off or covered (FITS), and the side's words are drawn at
+    17 px at least."""
+    base, _process, folder, _port = server
+    for _table in range(4):
+        night = RandomNight(base, folder, "montones", "void ru", "ru")
+        tv = chromium.new_context(viewport=TV, locale="ru").new_page()
+        tv.goto(f"{base}/t/{night.code}/tv")
+        night.sit(NAMES)
+        seats = list(night.seats.values())
+        banker = whoever_else(seats, "offer", amount=10)
+        for other in seats:
+            if other is not banker:
+                other.tap("pass")
+        for _void in range(12):
+            if whoever_else(seats, "cut", position=night.rng.randint(2, 30)) is None:
+                break
+        assert whoever_else(seats, "heaps", count=8) is not None, night.moves
+        assert whoever_else(seats, "choose", heap=1) is not None
+        punters = [s for s in seats if s is not banker]
+        for number, punter in enumerate(punters):
+            for heap in (2 + number % 7, 2 + (number + 3) % 7):
+                kind = "against" if number % 4 == 3 else "bet"
+                assert punter.tap(kind, heap=heap, amount=10) == 200
+        banker.tap("close")
+        expect(tv.locator("#felt .heap__verdict")).to_have_count(7, timeout=TIMEOUT)
+        at_rest(tv, timeout=60_000)
+        tv.evaluate(FRAMES)
+        if tv.locator("#felt .chip .res--void").count():
+            break
+    else:
+        raise AssertionError("no bet was void in four hands")
+    screenshot(tv, "void-ru-twelve-tv")
+    assert tv.evaluate(RESULTS_OUT) == []
+    assert tv.evaluate(FITS, True) == []
+    # Twenty-one void lines of twenty-two in the side's payments: their notes left out on a full
+    # side, the payments were drawn at 12.3 px with them, 17.6 px without (20 is the floor: left
+    # to do, docs/performance.md).
+    rows = tv.evaluate(ROWS)
+    assert rows["smallest"]["px"] >= 17, rows
