@@ -36,6 +36,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from montones import service
+from montones.rules.games import game
 from tests.helpers.liveserver import create_table, seat
 from tests.helpers.random_night import (
     FIELDS,
@@ -205,6 +207,7 @@ ROWS = """() => {
   for (const el of document.querySelectorAll(".tv-grid *:not(svg, svg *, .visually-hidden)")) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || !el.checkVisibility({visibilityProperty: true})) continue;
+    if (getComputedStyle(el).clip !== "auto") continue;  // kept for a screen reader, not drawn
     if (reflows(el) && (!smallest || drawn(el) < smallest.px)) {
       smallest = {px: drawn(el), el: `${el.className || el.tagName} "${el.textContent.trim().slice(0, 20)}"`};
     }
@@ -250,6 +253,26 @@ class Night:
             self.table.sit_page(page, name, language)
             self.phones.append(page)
 
+    def join(self, size):
+        """Players join up to ``size``: two of each newcomers computer players (the host adds
+        them), the others people."""
+        people = NAMES[len(self.table.players()) : size - COMPUTERS]
+        self.table.sit(people)
+        for _computer in range(COMPUTERS):
+            self.table.add_computer()
+        self.table.computers_done()
+        return f"{len(people)} people and {COMPUTERS} computers sit down"
+
+    def add_up(self):
+        """The night's chips add up: each player's buy-ins are what the driver gave (the
+        starting chips and every top-up), and the nets add up to minus what the house kept."""
+        with self.table.app.app_context():
+            table = service.get_table(self.table.code)
+            rows = service.standings(table)
+            kept = game(self.table.game_name).balances(table.state).get("house", 0)
+        assert {row["player"]: row["bought"] for row in rows} == dict(self.table.bought), rows
+        assert sum(row["net"] for row in rows) == -kept, rows
+
     def screens(self):
         return [("tv", self.tv), *((f"phone{p.viewport_size['width']}", p) for p in self.phones)]
 
@@ -292,6 +315,7 @@ class Night:
 
 
 SEED = os.environ.get("MONTONES_FITS_SEED", "36")
+COMPUTERS = 2  # of the players who join at seven and at twelve: computer players
 
 
 # Four tables of 2 to 12 players each: up to about 4 minutes on a loaded machine.
@@ -299,7 +323,9 @@ SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 @pytest.mark.parametrize("game", [*FIELDS, *VARIANTS])
 def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, game):
     """A random night of the game in every language at once, from two players to seven and
-    twelve, to the end of the night; after each step every screen is checked (FITS)."""
+    twelve (two of each five newcomers computer players, the host adding them), the host
+    topping players up now and then, to the end of the night; after each step every screen is
+    checked (FITS), and at the end the chips add up (buy-ins as given, nets to the house's)."""
     base, _process, folder, _port = server
     nights = [Night(chromium, base, folder, game, language) for language in LANGUAGES]
     done, failures = [], []
@@ -314,7 +340,12 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
     def hand(label):
         every(lambda n: n.table.bet(), f"{label} bets")
         every(lambda n: n.table.decide(), f"{label} decided")
-        every(lambda n: n.table.next() + "; " + to_bets(n.table), f"{label} next")
+        every(
+            lambda n: (
+                n.table.next() + "; " + n.table.top_up_now_and_then() + "; " + to_bets(n.table)
+            ),
+            f"{label} next",
+        )
 
     def to_bets(table):
         return table.bank() + "; " + table.cut()
@@ -327,7 +358,7 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
     every(lambda n: n.table.decide(), "decided")
     every(lambda n: n.table.next() + "; " + to_bets(n.table), "next")
     for size in (7, 12):
-        every(lambda n, size=size: n.table.sit(NAMES[len(n.table.seats) : size]), "joined")
+        every(lambda n, size=size: n.join(size), "joined")
         hand(f"{size} players")
     for night in nights:
         if night.language == AXE_IN[game]:
@@ -336,6 +367,8 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
     every(lambda n: n.table.bet(), "bets")
     every(lambda n: n.table.decide(), "decided")
     every(lambda n: n.table.end(), "the end")
+    for night in nights:
+        night.add_up()
     for night in nights:
         for screen, page in night.screens():
             screenshot(page, f"fits-{game}-{night.language}-end-{screen}")
