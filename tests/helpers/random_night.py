@@ -578,8 +578,7 @@ class RandomNight(Steps):
                     made += seat.tap("bet", layout=layout, amount=amount) == 200
                 else:
                     made += seat.tap("bet", amount=amount, **self.casino_bet()) == 200
-        self.computers_done()
-        return f"{made} bets"
+        return f"{made} bets"  # the computers' own bets: computers_done, once every table bet
 
     def casino_bet(self):
         rng = self.rng
@@ -604,7 +603,6 @@ class RandomNight(Steps):
         if whoever_else(self.seats.values(), kind) is None:
             self.computers_done(patient=True)  # a computer banker closes once the table is still
             return "decided by a computer"
-        self.computers_done()
         return "decided"
 
     def next(self) -> str:
