@@ -12,6 +12,9 @@
   var BOXES = "body.tv .tv-main > .felt, body.tv .demo__felt > .felt, body.tv .tv-side > .players, body.tv .tv-side > .recent";
   var SMALLEST = 0.35; // no smaller than this: past it nothing is read from the sofa anyway
   var ALTERNATIVE = "body.tv .felt--mb"; // the boxes with a second dense layout to try
+  // The boxes whose dense layout has a last resort, taken when it still overflows: the last
+  // hands, whose join corner (never scaled) then gives up its address and the code to watch.
+  var LAST_RESORT = "body.tv .tv-side > .recent";
 
   function parts(box) {
     // The join corner keeps its size: a QR code scaled down is read by fewer phones.
@@ -38,6 +41,10 @@
     // Held to a pixel to spare, as a zoom is (below): sizes are rounded, and a deck's seal laid
     // out to the felt's last pixel once ended past its edge.
     if (box.scrollHeight < box.clientHeight && box.scrollWidth < box.clientWidth) { return; }
+    if (box.matches(LAST_RESORT)) {
+      box.dataset.fitAlt = "";
+      if (fits(box)) { return; }
+    }
     var best = largest(box);
     // A box with a second way to lay out its dense self (the CSS's [data-fit-alt]) takes
     // whichever lets it keep the larger size: Monte Bank's payments beside the layout when its

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from montones import service
 from montones.service import Actor
+from tests.browser.test_tv_fits import FITS, FRAMES, ROWS
 from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 
@@ -151,3 +152,83 @@ def test_a_night_ends_with_standings_and_story_everywhere_and_a_new_night_seats_
 
 def _names(table) -> dict[str, str]:
     return {seat: p["name"] for seat, p in table.state["players"].items()}
+
+
+# Names as long as the join form takes (24 letters), in each language's letters.
+LONG = {
+    "en": ("Christopher Montgomery", "Elizabeth Worthington", "Alexander Featherstone"),
+    "es": ("María Ángeles de la Cruz", "Guadalupe Fernández Ruiz", "Jacinto Rodríguez Pérez"),
+    "de": ("Hans-Joachim Zimmermann", "Bartholomäus Großmann", "Annemarie Schwarzkopf"),
+    "ru": ("Александра Константинова", "Владимир Святославович", "Екатерина Владимировна"),
+}
+# Each row of the TV's ranking: its place, face, name and net on one line, the name on one line
+# and whole (``whole``), or cut short with an ellipsis where its row has no room (eight letters'
+# room at least), its title the name.
+ONE_LINE = """(whole) => {
+  const problems = [];
+  for (const row of document.querySelectorAll("#felt .final > li")) {
+    const parts = [".final__place", "svg.face", ".chip__name", ".chip__amount"].map((s) => row.querySelector(s));
+    const name = parts[2], who = name.textContent.trim();
+    const boxes = parts.map((el) => el.getBoundingClientRect());
+    const middle = (r) => (r.top + r.bottom) / 2;
+    for (const [i, r] of boxes.entries()) {
+      if (boxes.some((s) => middle(s) < r.top || middle(s) > r.bottom)) { problems.push(`${who}: ${parts[i].className.baseVal ?? parts[i].className} not on the line`); break; }
+    }
+    const size = parseFloat(getComputedStyle(name).fontSize);
+    if (boxes[2].height > size * 1.6) problems.push(`${who}: the name on ${Math.round(boxes[2].height / size)} lines`);
+    if (name.scrollWidth > name.clientWidth + 1 && name.title !== who) problems.push(`${who}: cut, and no title says it`);
+    if (name.scrollWidth > name.clientWidth + 1 && (whole || name.clientWidth < size * 8)) problems.push(`${who}: cut short (${name.clientWidth}px of ${name.scrollWidth})`);
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("language", ["en", "es", "de", "ru"])
+def test_the_tv_s_ranking_keeps_each_player_to_one_line(chromium, server, language):
+    """fits36: on the TV's end of the night a player's net went onto a line of its own, and a
+    very long name below its face. Two, seven and twelve players of names 21-24 letters long,
+    nets of five figures ("+12 345"): each row is its place, face, name and net on one line, the
+    name whole (an ellipsis only where a row has no room, and then its title says the name)."""
+    base, _process, folder, _port = server
+    app = database_app(folder)
+    names = [f"{name}"[:24] for name in LONG[language]]
+    for players in (2, 7, 12):
+        with app.app_context():
+            table, _secret = service.create_table("montones", "Noche", 50_000, {})
+            code = table.code
+            seats = [
+                service.join(code, f"{names[n % 3]}"[: 24 - len(str(n))] + str(n))[0].seat
+                for n in range(players)
+            ]
+            banker, punters = Actor(seat=seats[0]), [Actor(seat=s) for s in seats[1:]]
+            service.act(code, banker, "offer", {"amount": 50_000})
+            for punter in punters:
+                service.act(code, punter, "pass", {})
+            state = service.get_table(code).state
+            service.act(code, Actor(seat=state["hand"]["cutter"]), "cut", {"position": 9})
+            service.act(code, banker, "heaps", {"count": 4})
+            for n, punter in enumerate(punters):
+                service.act(code, punter, "bet", {"heap": 1 + n % 3, "amount": 12_345 + 1_111 * n})
+            service.act(code, punters[0], "choose", {"heap": 4})
+            service.act(code, banker, "close", {})
+            service.host_action(code, HOST, "tv_language", language)
+            service.host_action(code, HOST, "end")
+        tv = chromium.new_context(viewport=TV, locale=language).new_page()
+        tv.goto(f"{base}/t/{code}/tv")
+        expect(tv.locator("#felt .final > li")).to_have_count(players, timeout=TIMEOUT)
+        at_rest(tv)
+        tv.evaluate(FRAMES)
+        screenshot(tv, f"end-ranking-{language}-{players}-tv")
+        assert re.search(r"[+-]\d{2}\D\d{3}\n", tv.locator("#felt .final").inner_text())
+        # One column up to six players, each name whole; two of seven or more, where a name of
+        # 24 letters beside a net of five figures is more than half the felt.
+        assert tv.evaluate(ONE_LINE, players < 7) == [], players
+        cut = [
+            p
+            for p in tv.evaluate(FITS, True)
+            if not (players >= 7 and "chip__name" in p and "its text cut" in p)
+        ]
+        assert cut == [], players
+        assert tv.evaluate(ROWS)["problems"] == [], players
+        tv.context.close()

@@ -36,6 +36,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from montones import service
+from montones.rules.games import game
 from tests.helpers.fit import WORDS_BROKEN
 from tests.helpers.liveserver import create_table, seat
 from tests.helpers.random_night import (
@@ -200,9 +202,16 @@ ROWS = """() => {
     }
   }
   // Every word on the TV at 24 px or more, drawn at 20 or more (the cards' own faces aside).
+  // The smallest word drawn where the TV reflows, said whatever it is: which element a layout
+  // must win room for when a deal comes close to the floor.
+  let smallest = null;
   for (const el of document.querySelectorAll(".tv-grid *:not(svg, svg *, .visually-hidden)")) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || !el.checkVisibility({visibilityProperty: true})) continue;
+    if (getComputedStyle(el).clip !== "auto") continue;  // kept for a screen reader, not drawn
+    if (reflows(el) && (!smallest || drawn(el) < smallest.px)) {
+      smallest = {px: drawn(el), el: `${el.className || el.tagName} "${el.textContent.trim().slice(0, 20)}"`};
+    }
     if (small(el)) problems.push(`${el.className || el.tagName} "${el.textContent.trim().slice(0, 20)}": ${getComputedStyle(el).fontSize}, drawn at ${drawn(el)}px`);
   }
   for (const el of document.querySelectorAll(".join-corner, .sound")) {
@@ -222,7 +231,7 @@ ROWS = """() => {
       if (clips && !within(box(chip), box(up))) problems.push(`${what}: cut off by ${up.className}`);
     }
   }
-  return {rows: rows.length, problems};
+  return {rows: rows.length, problems, smallest};
 }"""
 
 
@@ -244,6 +253,26 @@ class Night:
             ).new_page()
             self.table.sit_page(page, name, language)
             self.phones.append(page)
+
+    def join(self, size):
+        """Players join up to ``size``: two of each newcomers computer players (the host adds
+        them), the others people."""
+        people = NAMES[len(self.table.players()) : size - COMPUTERS]
+        self.table.sit(people)
+        for _computer in range(COMPUTERS):
+            self.table.add_computer()
+        self.table.computers_done()
+        return f"{len(people)} people and {COMPUTERS} computers sit down"
+
+    def add_up(self):
+        """The night's chips add up: each player's buy-ins are what the driver gave (the
+        starting chips and every top-up), and the nets add up to minus what the house kept."""
+        with self.table.app.app_context():
+            table = service.get_table(self.table.code)
+            rows = service.standings(table)
+            kept = game(self.table.game_name).balances(table.state).get("house", 0)
+        assert {row["player"]: row["bought"] for row in rows} == dict(self.table.bought), rows
+        assert sum(row["net"] for row in rows) == -kept, rows
 
     def screens(self):
         return [("tv", self.tv), *((f"phone{p.viewport_size['width']}", p) for p in self.phones)]
@@ -277,7 +306,9 @@ class Night:
             page.evaluate(FRAMES)  # the TV's boxes fit what they hold a frame after a change
             problems = page.evaluate(FITS, screen == "tv")
             if screen == "tv" and self.tv.locator("#players .player").count():
-                problems += page.evaluate(ROWS)["problems"]
+                rows = page.evaluate(ROWS)
+                problems += rows["problems"]
+                print(label, "smallest drawn:", rows["smallest"])
             # A Montones heap's words whole (chips36: a chip beside the card broke names).
             if screen == "tv" and self.game == "montones":
                 problems += page.evaluate(WORDS_BROKEN, "#felt")
@@ -288,6 +319,7 @@ class Night:
 
 
 SEED = os.environ.get("MONTONES_FITS_SEED", "36")
+COMPUTERS = 2  # of the players who join at seven and at twelve: computer players
 
 
 # Four tables of 2 to 12 players each: up to about 4 minutes on a loaded machine.
@@ -295,7 +327,9 @@ SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 @pytest.mark.parametrize("game", [*FIELDS, *VARIANTS])
 def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, game):
     """A random night of the game in every language at once, from two players to seven and
-    twelve, to the end of the night; after each step every screen is checked (FITS)."""
+    twelve (two of each five newcomers computer players, the host adding them), the host
+    topping players up now and then, to the end of the night; after each step every screen is
+    checked (FITS), and at the end the chips add up (buy-ins as given, nets to the house's)."""
     base, _process, folder, _port = server
     nights = [Night(chromium, base, folder, game, language) for language in LANGUAGES]
     done, failures = [], []
@@ -304,13 +338,20 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
         for night in nights:
             said = step(night)
             done.append(f"{night.language}: {label} ({said})")
+        for night in nights:  # the computers' moves, the four tables' at once
+            night.table.computers_done()
         for night in nights:
             failures.extend(f"{night.language} {label}: {p}" for p in night.check(label))
 
     def hand(label):
         every(lambda n: n.table.bet(), f"{label} bets")
         every(lambda n: n.table.decide(), f"{label} decided")
-        every(lambda n: n.table.next() + "; " + to_bets(n.table), f"{label} next")
+        every(
+            lambda n: (
+                n.table.next() + "; " + n.table.top_up_now_and_then() + "; " + to_bets(n.table)
+            ),
+            f"{label} next",
+        )
 
     def to_bets(table):
         return table.bank() + "; " + table.cut()
@@ -323,7 +364,7 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
     every(lambda n: n.table.decide(), "decided")
     every(lambda n: n.table.next() + "; " + to_bets(n.table), "next")
     for size in (7, 12):
-        every(lambda n, size=size: n.table.sit(NAMES[len(n.table.seats) : size]), "joined")
+        every(lambda n, size=size: n.join(size), "joined")
         hand(f"{size} players")
     for night in nights:
         if night.language == AXE_IN[game]:
@@ -332,6 +373,8 @@ def test_nothing_is_cut_off_or_covered_through_random_nights(chromium, server, g
     every(lambda n: n.table.bet(), "bets")
     every(lambda n: n.table.decide(), "decided")
     every(lambda n: n.table.end(), "the end")
+    for night in nights:
+        night.add_up()
     for night in nights:
         for screen, page in night.screens():
             screenshot(page, f"fits-{game}-{night.language}-end-{screen}")
@@ -661,3 +704,139 @@ SPANISH_CARDS = (
     "Ae",
     "2e",
 )
+# Twelve players of long names at a Monte Bank table of two side cards (issue 41, fits36): a
+# rare random deal drew the TV's felt at 19.2-19.9 px. Every punter bets twice, a round on a side
+# card and a cross or a Monte Carlo on the layout (the tags and the longest chips), so the side
+# cards and the positions hold the most a random night's deal does.
+SIDE_NAMES = {
+    "de": (
+        "Maximiliano José", "Hans-Joachim Bergmann", "Katharina Schneider", "Friederike",
+        "Wolfgang Amadeus", "Annemarie Großmann", "Kunigunde", "Bartholomäus", "Gottfried",
+        "Reinhold Zimmermann", "Adelheid", "Leopoldine",
+    ),
+    "ru": (
+        "Александра Петровна", "Владимир Сергеевич", "Екатерина", "Святослав", "Константин",
+        "Анастасия Викторовна", "Ярослава", "Максимилиан", "Всеволод", "Людмила Борисовна",
+        "Василиса", "Аполлинария",
+    ),
+}  # fmt: skip
+SIDE_BETS = (
+    ({"at": "s1"}, {"first": "ul", "at": "s2"}),
+    ({"at": "s2"}, {"bet_kind": "monte_carlo", "at": "ul", "against": "lr", "side": "upper"}),
+    ({"at": "s1"}, {"first": "ur", "at": "ll"}),
+    ({"at": "s2"}, {"bet_kind": "monte_carlo", "at": "lr", "against": "ul", "side": "right"}),
+    ({"at": "s1"}, {"first": "s1", "at": "lr"}),
+    ({"at": "s2"}, {"first": "ll", "at": "ur"}),
+)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("language", ["de", "ru"])
+def test_twelve_players_bets_on_two_side_cards_keep_20_px(chromium, server, language):
+    """Issue 41: a twelve players' Monte Bank deal with two side cards, twenty-two bets of long
+    names on the side cards and the positions: while the bets lie the TV's words are drawn at
+    20 px or more (ROWS; 18.7-19.2 px before the side cards and the layout's names reflowed), and
+    nothing is cut off or covered (FITS), then and once the deal is paid."""
+    base, _process, folder, _port = server
+    night = RandomNight(base, folder, "monte_bank+sides", f"sides {language}", language)
+    context = chromium.new_context(viewport=TV, locale=language)
+    context.add_init_script(NO_SOUND_BEFORE_A_CLICK)
+    tv = context.new_page()
+    tv.goto(f"{base}/t/{night.code}/tv")
+    night.sit(SIDE_NAMES[language])
+    night.bank()
+    night.cut()
+    assert night.state()["phase"] == "betting", night.moves
+    banker = night.state()["banker"]
+    made = 0
+    for number, (seat_id, punter) in enumerate(night.seats.items()):
+        if seat_id == banker:
+            continue
+        for spot in SIDE_BETS[number % len(SIDE_BETS)]:
+            fields = {"bet_kind": "layout", "against": "ul", "side": "upper", **spot}
+            made += punter.tap("bet", amount=(5, 25, 10)[number % 3], **fields) == 200
+    assert made == 22, made
+    for step in ("bets", "paid"):
+        if step == "paid":
+            night.decide()
+            expect(tv.locator("#felt .paid--mb li")).not_to_have_count(0, timeout=TIMEOUT)
+        at_rest(tv, timeout=60_000)
+        tv.evaluate(FRAMES)
+        screenshot(tv, f"sides-twelve-{language}-{step}-tv")
+        rows = tv.evaluate(ROWS)
+        print(language, step, "smallest:", rows["smallest"])
+        assert tv.evaluate(FITS, True) == [], step
+        if step == "bets":
+            assert rows["problems"] == [], (step, rows)
+        else:
+            # Its thirty payments' lines under the layout are more than the felt keeps at 20 px
+            # (drawn at 17-18.5 px: docs/performance.md); all of it on the screen, whole.
+            assert rows["smallest"]["px"] >= 16, rows["smallest"]
+
+
+# Each bet's result on the felt whose words run past its chip or past its heap's bets (issue 36,
+# fits36: a Russian "↺ аннулирована" wider than its chip's row, eight heaps at twelve players).
+RESULTS_OUT = """() => {
+  const out = [];
+  const within = (r, s) => r.left >= s.left - 1 && r.right <= s.right + 1 && r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
+  for (const res of document.querySelectorAll("#felt .heap .chip .res")) {
+    if (!res.checkVisibility()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(res);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const chip = res.closest(".chip").getBoundingClientRect(), bets = res.closest(".bets").getBoundingClientRect();
+    const text = res.textContent.trim();
+    for (const r of rects) {
+      if (!within(r, chip)) out.push(`"${text}" past its chip`);
+      else if (!within(r, bets)) out.push(`"${text}" past its heap's bets`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.timeout(300)
+def test_a_void_bet_s_word_keeps_inside_its_chip_on_a_russian_tv_at_twelve(chromium, server):
+    """Issue 36: on a Russian TV at twelve players, eight heaps, a void bet's "↺ аннулирована"
+    ran past its chip (the word wider than the chip's row). A bank of 10 and every punter's 10 on
+    two heaps: once the first winning heap empties the bank the bets after it are void; each
+    result's words lie inside its chip and its heap's bets (a shorter word at seven or eight
+    heaps), nothing on the TV is cut off or covered (FITS), and the side's words are drawn at
+    17 px at least."""
+    base, _process, folder, _port = server
+    for _table in range(4):
+        night = RandomNight(base, folder, "montones", "void ru", "ru")
+        tv = chromium.new_context(viewport=TV, locale="ru").new_page()
+        tv.goto(f"{base}/t/{night.code}/tv")
+        night.sit(NAMES)
+        seats = list(night.seats.values())
+        banker = whoever_else(seats, "offer", amount=10)
+        for other in seats:
+            if other is not banker:
+                other.tap("pass")
+        for _void in range(12):
+            if whoever_else(seats, "cut", position=night.rng.randint(2, 30)) is None:
+                break
+        assert whoever_else(seats, "heaps", count=8) is not None, night.moves
+        assert whoever_else(seats, "choose", heap=1) is not None
+        punters = [s for s in seats if s is not banker]
+        for number, punter in enumerate(punters):
+            for heap in (2 + number % 7, 2 + (number + 3) % 7):
+                kind = "against" if number % 4 == 3 else "bet"
+                assert punter.tap(kind, heap=heap, amount=10) == 200
+        banker.tap("close")
+        expect(tv.locator("#felt .heap__verdict")).to_have_count(7, timeout=TIMEOUT)
+        at_rest(tv, timeout=60_000)
+        tv.evaluate(FRAMES)
+        if tv.locator("#felt .chip .res--void").count():
+            break
+    else:
+        raise AssertionError("no bet was void in four hands")
+    screenshot(tv, "void-ru-twelve-tv")
+    assert tv.evaluate(RESULTS_OUT) == []
+    assert tv.evaluate(FITS, True) == []
+    # Twenty-one void lines of twenty-two in the side's payments: their notes left out on a full
+    # side, the payments were drawn at 12.3 px with them, 17.6 px without (20 is the floor: left
+    # to do, docs/performance.md).
+    rows = tv.evaluate(ROWS)
+    assert rows["smallest"]["px"] >= 17, rows

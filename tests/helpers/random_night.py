@@ -41,6 +41,7 @@ from montones.data.models import LedgerEntry
 from montones.extensions import db
 from montones.rules.computer import PATIENCE
 from montones.rules.games import game
+from montones.service.computers import PACE, next_turn
 from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE
 
@@ -374,6 +375,22 @@ class RandomNight(Steps):
         """A watched phone sits down (``language``: through the join page; None: it has)."""
         return self._seated(PageSeat(page, self.base, self.code, name, language))
 
+    def computers_done(self, patient: bool = False, wait: float = 8.0) -> None:
+        """Wait, at most ``wait`` seconds, while the server's computer players have a move due
+        now (a second or two after the table moved); ``patient``: also for a move they make only
+        once the table has stood still (a computer banker closing the bets, after
+        :data:`~montones.rules.computer.PATIENCE`), up to ``wait`` + PATIENCE."""
+        if not self.computers:
+            return
+        deadline = time.monotonic() + wait + (PATIENCE if patient else 0.0)
+        while time.monotonic() < deadline:
+            with self.app.app_context():
+                table = service.get_table(self.code)
+                turn = None if table.ended_at else next_turn(table, db.session)
+            if turn is None or (not patient and turn.due > time.time() + PACE[1] + 0.5):
+                return
+            time.sleep(0.25)
+
     def add_computer(self) -> str:
         before = set(self.state()["players"])
         assert self.host_do("add_computer") < 400
@@ -516,22 +533,33 @@ class RandomNight(Steps):
             for seat in self.seats.values():
                 if seat is not banker:
                     seat.tap("pass")
+            self.computers_done()
             return f"{banker and banker.name} offers {amount}"
         assert self.host_do("draw") < 400
+        self.computers_done()
         banker = whoever_else(self.seats.values(), "bank", amount=amount)
-        return f"{banker and banker.name} puts up {amount}"
+        self.computers_done()
+        return f"{banker and banker.name if banker else 'a computer'} puts up {amount}"
 
     def cut(self) -> str:
         """Cut, and in Montones the heaps made (a void Casino deal is shuffled and cut again)."""
         seats = list(self.seats.values())
         for _void in range(12):
-            if whoever_else(seats, "cut", position=self.rng.randint(2, 30)) is None:
+            # A computer cuts when it is its turn: given its second, a person may be next.
+            cutter = whoever_else(seats, "cut", position=self.rng.randint(2, 30))
+            self.computers_done()
+            if (
+                cutter is None
+                and whoever_else(seats, "cut", position=self.rng.randint(2, 30)) is None
+            ):
                 break
         heaps = self.rng.randint(3, 8)
         if self.game_name == "montones":  # and a punter chooses the banker's heap
             whoever_else(seats, "heaps", count=heaps)
+            self.computers_done()
             chosen = self.rng.randint(1, heaps)
             whoever_else(self.shuffled(), "choose", heap=chosen)
+            self.computers_done()
             return f"cut, {heaps} heaps, the banker's {chosen}"
         return "cut"
 
@@ -550,7 +578,7 @@ class RandomNight(Steps):
                     made += seat.tap("bet", layout=layout, amount=amount) == 200
                 else:
                     made += seat.tap("bet", amount=amount, **self.casino_bet()) == 200
-        return f"{made} bets"
+        return f"{made} bets"  # the computers' own bets: computers_done, once every table bet
 
     def casino_bet(self):
         rng = self.rng
@@ -571,7 +599,10 @@ class RandomNight(Steps):
 
     def decide(self) -> str:
         """The banker closes the bets and turns the cards."""
-        whoever_else(self.seats.values(), "gate" if self.game_name == "monte" else "close")
+        kind = "gate" if self.game_name == "monte" else "close"
+        if whoever_else(self.seats.values(), kind) is None:
+            self.computers_done(patient=True)  # a computer banker closes once the table is still
+            return "decided by a computer"
         return "decided"
 
     def next(self) -> str:
@@ -580,6 +611,20 @@ class RandomNight(Steps):
         seats = list(self.seats.values())
         if whoever_else(seats, "next") is None:
             whoever_else(seats, "close_bank")
+        self.computers_done()
         for seat in seats:
             seat.tap("pass")
+        self.computers_done()
         return "next"
+
+    def top_up_now_and_then(self) -> str:
+        """The host tops up a player now and then (one time in two): a person or a computer, 7
+        or 50 chips; ``bought`` counts what it gave."""
+        if self.rng.random() < 0.5:
+            return "no top-up"
+        seat = self.rng.choice(self.players())
+        amount = self.rng.choice((7, 50))
+        if self.top_up(seat, amount):
+            self.bought[seat] += amount
+            return f"topped up {amount}"
+        return "top-up refused"
