@@ -297,7 +297,7 @@ def init_app(app) -> None:
     pace = Limiter(
         _seat,
         strategy="sliding-window-counter",
-        storage_uri="memory://",
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
         application_limits=[
             ApplicationLimit(
                 app.config["ACTIONS_LIMIT"], scope="actions", exempt_when=lambda: not _acting()

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from montones import service
 from montones.service import Actor
-from tests.browser.test_tv_fits import FITS, FRAMES, ROWS
+from tests.helpers.fit import FITS, FRAMES, ROWS
 from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 

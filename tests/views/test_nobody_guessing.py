@@ -20,7 +20,7 @@ def betting(app) -> Night:
 
 def standings_names(night) -> list[str]:
     html = night.host.get(f"/t/{night.code}/standings").get_data(as_text=True)
-    return re.findall(r'<span class="chip__name">([^<]+)</span>', html)
+    return re.findall(r'<span class="chip__name"[^>]*>([^<]+)</span>', html)
 
 
 # --- sent away: told, kept out, let back in with the same seat and chips --------------------------
