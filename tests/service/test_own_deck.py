@@ -179,31 +179,40 @@ def test_an_own_deck_monte_night_keeps_its_deck_and_verifies(app, tmp_path, caps
     assert status == 0, out
 
 
+def play_monte_bank_night(code, places) -> None:
+    """Anna and Ben play a Monte Bank table of their own cards to its end: each deal (a void
+    one's too) from a fresh random deck entered card by card, the punter betting 2 on each of
+    ``places()`` a deal, the banker closing at once."""
+    seated(code, "Anna", "Ben")
+    service.act(code, HOST, "draw", {})
+    deck, shuffles = [], None
+    while (state := service.get_table(code).state)["phase"] != "finished":
+        banker = Actor(seat=state["banker"])
+        punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
+        if state["shuffles"] != shuffles:  # a new deal (or one after a void): a new deck
+            deck, shuffles = _rng.sample(FRENCH.codes, 40), state["shuffles"]
+        if state["phase"] == "bank":
+            service.act(code, banker, "bank", {"amount": 40})
+        elif state["phase"] == "entering":
+            enter(code, banker, deck.pop())
+        elif state["phase"] == "betting":
+            for at in places():
+                bet = {"at": at, "bet_kind": "layout", **NO_MC, "amount": 2}
+                service.act(code, punter, "bet", bet)
+            service.act(code, banker, "close", {})
+        else:
+            service.act(code, banker, "next", {})
+
+
 def test_an_own_deck_monte_bank_night_with_its_void_deals_verifies(app, tmp_path, capsys):
     with app.app_context():
         table, _ = service.create_table(
             "monte_bank", "Ours", 300, {"own_deck": "banker", "deals_per_bank": 6}
         )
         code = table.code
-        seated(code, "Anna", "Ben")
-        service.act(code, HOST, "draw", {})
-        deck, shuffles = [], None
-        while (state := service.get_table(code).state)["phase"] != "finished":
-            banker = Actor(seat=state["banker"])
-            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
-            if state["shuffles"] != shuffles:  # a new deal (or one after a void): a new deck
-                deck, shuffles = _rng.sample(FRENCH.codes, 40), state["shuffles"]
-            if state["phase"] == "bank":
-                service.act(code, banker, "bank", {"amount": 40})
-            elif state["phase"] == "entering":
-                enter(code, banker, deck.pop())
-            elif state["phase"] == "betting":
-                at = _rng.choice(("ul", "ur", "ll", "lr", "left", "upper"))
-                bet = {"at": at, "bet_kind": "layout", **NO_MC, "amount": 2}
-                service.act(code, punter, "bet", bet)
-                service.act(code, banker, "close", {})
-            else:
-                service.act(code, banker, "next", {})
+        play_monte_bank_night(
+            code, lambda: [_rng.choice(("ul", "ur", "ll", "lr", "left", "upper"))]
+        )
     data = export(app, code)
     assert len(data["hands"]) >= 12 and any(hand["result"].get("void") for hand in data["hands"])
     assert sum(len(hand["result"]["settled"]) for hand in data["hands"]) >= 12
@@ -221,25 +230,7 @@ def test_an_own_deck_monte_bank_night_with_side_cards_records_and_verifies(
         settings = {"own_deck": "banker", "deals_per_bank": 6, "side_cards": sides}
         table, _ = service.create_table("monte_bank", "Ours", 300, settings)
         code = table.code
-        seated(code, "Anna", "Ben")
-        service.act(code, HOST, "draw", {})
-        deck, shuffles = [], None
-        while (state := service.get_table(code).state)["phase"] != "finished":
-            banker = Actor(seat=state["banker"])
-            punter = Actor(seat=next(s for s in state["seats"] if s != state["banker"]))
-            if state["shuffles"] != shuffles:  # a new deal (or one after a void): a new deck
-                deck, shuffles = _rng.sample(FRENCH.codes, 40), state["shuffles"]
-            if state["phase"] == "bank":
-                service.act(code, banker, "bank", {"amount": 40})
-            elif state["phase"] == "entering":
-                enter(code, banker, deck.pop())
-            elif state["phase"] == "betting":
-                for at in ("s1", "ur", f"s{sides}"):
-                    bet = {"at": at, "bet_kind": "layout", **NO_MC, "amount": 2}
-                    service.act(code, punter, "bet", bet)
-                service.act(code, banker, "close", {})
-            else:
-                service.act(code, banker, "next", {})
+        play_monte_bank_night(code, lambda: ["s1", "ur", f"s{sides}"])
     data = export(app, code)
     dealt = [hand for hand in data["hands"] if not hand["result"].get("void")]
     assert len(dealt) >= 6 and all(hand["side_cards"] == sides for hand in data["hands"])
