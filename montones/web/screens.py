@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 
+import jinja2_fragments
 from flask import current_app, render_template
 from flask_babel import force_locale, get_locale
 
@@ -158,15 +159,28 @@ def seat_keys(
 
 def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str | None:
     """The seat's regions of ``table`` in ``locale`` as last drawn, if each was drawn from what
-    ``keys`` says at this version (a tap's answer drew them); None if one must be drawn."""
+    ``keys`` says (a tap's answer drew them), with #seat_version drawn again if the table moved
+    since; None if another region must be drawn. A phone's stream at a table of twenty-four
+    tappers finds its seat's answer a version or more behind at nearly every tap: #seat_version
+    is drawn alone then, without a request or the phone's context (docs/performance.md)."""
     kept = channel.of().seat_drawings.get((table.code, seat, locale), {})
     found = [kept.get(block) for block in SEAT_REGIONS]
-    if all(
-        f is not None and f[0] == _key(block, keys, table.version)
-        for f, block in zip(found, SEAT_REGIONS, strict=True)
+    if not all(
+        f is not None and f[0] == keys[block]
+        for f, block in zip(found[:-1], SEAT_REGIONS[:-1], strict=True)
     ):
-        return "".join(f[1] for f in found)
-    return None
+        return None
+    key = _key("seat_version", keys, table.version)
+    if found[-1] is None or found[-1][0] != key:
+        found[-1] = kept["seat_version"] = (key, out_of_band(_seat_version(table, key[0])))
+    return "".join(f[1] for f in found)
+
+
+def _seat_version(table, tv: bool) -> str:
+    """#seat_version of ``table``'s version, with a fresh nonce: the block draws nothing else
+    (no words, no links), so no request is needed."""
+    values = {"table": table, "tv_open": tv, "nonce": secrets.token_urlsafe(12)}
+    return jinja2_fragments.render_block(current_app.jinja_env, PAGE, "seat_version", values)
 
 
 def _key(block: str, keys: dict[str, tuple], version: int) -> tuple:

@@ -16,6 +16,8 @@ from tests.helpers.apps import make_app
 from tests.helpers.nights import Night, csrf_of
 from tests.helpers.streams import Stream, url
 
+# A region as a tap's answer or a stream sends it, each on one line: its id, and it whole.
+MORPHED = re.compile(r'<\w+ hx-swap-oob="morph" id="(\w+)".*?(?=<\w+ hx-swap-oob="morph"|$)')
 APP_CONFIG = {"STREAM_MAX_SECONDS": 10}  # a stream that never sends what a test waits for ends
 
 
@@ -162,6 +164,36 @@ def test_two_apps_share_no_live_channel(app, tmp_path):
     other = make_app(tmp_path)
     assert channel.of(other) is not channel.of(app)
     assert channel.of(other).broker is not channel.of(app).broker
+
+
+def test_a_phone_whose_answer_is_a_version_behind_is_sent_it_with_its_mark_drawn_again(
+    app, monkeypatch
+):
+    """At a table of many tappers a phone's stream finds its tap's answer a version or more
+    behind: it sends the answer's regions as drawn, #seat_version alone drawn again at the
+    table's version with a fresh nonce, without drawing the phone's context again."""
+    night = Night(app, "Ana", "Ben", "Eva")
+    night.to_betting("Ana", bank=30)
+    stream = Stream(night.clients["Ben"], url(night, "phone", night.state()["version"]))
+    try:
+        answer = night.do("Ben", "tap", heap=1, mode="bet", amount=2, custom="")
+        night.ok("Eva", "tap", heap=2, mode="bet", amount=1, custom="")  # the table moves on
+        monkeypatch.setattr(screens, "phone_context", lambda *a, **k: pytest.fail("drawn"))
+        (data,) = updates_of(stream)
+    finally:
+        stream.close()
+    answered = {m[1]: m[0] for m in MORPHED.finditer(answer.get_data(as_text=True))}
+    sent = {m[1]: m[0] for m in MORPHED.finditer(data)}
+    assert [sent[region] for region in ("status", "guide", "bar")] == [
+        answered[region] for region in ("status", "guide", "bar")
+    ]
+    mark = re.compile(r'data-v="(\d+)".*name="drawing_nonce" value="([\w-]+)"')
+    (v_answered, nonce_answered), (v_sent, nonce_sent) = (
+        mark.search(answered["seat_version"]).groups(),
+        mark.search(sent["seat_version"]).groups(),
+    )
+    assert int(v_sent) == night.state()["version"] == int(v_answered) + 1
+    assert nonce_sent != nonce_answered
 
 
 # --- a phone that loses its seat is told at once, by its stream ----------------------------------
