@@ -159,10 +159,8 @@ def seat_keys(
 
 def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str | None:
     """The seat's regions of ``table`` in ``locale`` as last drawn, if each was drawn from what
-    ``keys`` says (a tap's answer drew them), with #seat_version drawn again if the table moved
-    since; None if another region must be drawn. A phone's stream at a table of twenty-four
-    tappers finds its seat's answer a version or more behind at nearly every tap: #seat_version
-    is drawn alone then, without a request or the phone's context (docs/performance.md)."""
+    ``keys`` says (a tap's answer drew them), #seat_version drawn again, alone and without a
+    request, if the table moved since (docs/performance.md); None if another must be drawn."""
     kept = channel.of().seat_drawings.get((table.code, seat, locale), {})
     found = [kept.get(block) for block in SEAT_REGIONS]
     if not all(
@@ -177,8 +175,7 @@ def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str |
 
 
 def _seat_version(table, tv: bool) -> str:
-    """#seat_version of ``table``'s version, with a fresh nonce: the block draws nothing else
-    (no words, no links), so no request is needed."""
+    """#seat_version at ``table``'s version, with a fresh nonce (no words, no links)."""
     values = {"table": table, "tv_open": tv, "nonce": secrets.token_urlsafe(12)}
     return jinja2_fragments.render_block(current_app.jinja_env, PAGE, "seat_version", values)
 
