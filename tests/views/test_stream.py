@@ -177,6 +177,7 @@ def test_a_phone_whose_answer_is_a_version_behind_is_sent_it_with_its_mark_drawn
     stream = Stream(night.clients["Ben"], url(night, "phone", night.state()["version"]))
     try:
         answer = night.do("Ben", "tap", heap=1, mode="bet", amount=2, custom="")
+        assert answer.status_code == 200
         night.ok("Eva", "tap", heap=2, mode="bet", amount=1, custom="")  # the table moves on
         monkeypatch.setattr(screens, "phone_context", lambda *a, **k: pytest.fail("drawn"))
         (data,) = updates_of(stream)
