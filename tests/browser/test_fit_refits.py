@@ -33,7 +33,7 @@ def test_a_box_fits_again_when_a_class_shows_what_it_held(chromium, server):
 
 
 # The players' box made to need a fit (a dozen lines more, through the DOM: the CSP
-# refuses a style attribute), fitted; then the stream's merge of the felt as the server draws
+# refuses a style attribute), fitted; then the stream's merge of the box as the server draws
 # it now, the same lines with it: an update that changes no word, only attributes (a new
 # version the TV shows as it was). What the box holds, after it, within the box.
 MERGE_UNCHANGED = """async (selector) => {
