@@ -35,6 +35,7 @@ def init_app(app):
     app.add_template_filter(common.number)
     app.add_template_filter(common.refusal)
     app.add_template_filter(common.hour)
+    app.add_template_filter(common.grouped_payments)
     # A game's own templates (templates/games/<name>/) ask its engine: game(table.game).
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["drawn_once"] = common.drawn_once

@@ -277,6 +277,54 @@ def number_in(locale: Locale) -> Callable[[object], str]:
     return lambda value: babel_format_decimal(value, locale=locale)
 
 
+def grouped_payments(lines: list[dict], losses: bool = False) -> list[dict]:
+    """A deal's payment lines as a crowded list shows them, in the order the bank paid: each
+    run of two or more void lines in a row (the bank empty: the stakes back, nothing paid) one
+    entry, ``voids``, its players each named once with how many of their bets it holds
+    ("Dolores ×2") in ``names``, its last line in ``last``; given ``losses``, each run of one
+    player's whole losses in a row one entry, ``lost``, its amounts in ``amounts`` ("-25 ×4",
+    or "-25 -10"); every other line as it is (``line``), a capped payment among them. Twenty-one
+    void lines of a Russian hand drew twelve players' side at 17.6 px, a Monte Bank deal's
+    thirty lines its felt at 17.8 (issue 36)."""
+    entries: list[dict] = []
+    run: list[dict] = []
+
+    def kind(line: dict):
+        if line["result"] == "void" and not line.get("undecided"):
+            return "void"
+        if losses and line["result"] == "lost" and -line["net"] == line["stake"]:
+            return ("lost", line["name"])
+        return None
+
+    def close() -> None:
+        if len(run) < 2:
+            entries.extend({"line": line} for line in run)
+        elif kind(run[0]) == "void":
+            counts: dict[str, int] = {}
+            for line in run:
+                counts[line["name"]] = counts.get(line["name"], 0) + 1
+            names = ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in counts.items())
+            entries.append({"voids": list(run), "names": names, "last": run[-1]})
+        else:
+            nets = [line["net"] for line in run]
+            if len(set(nets)) == 1:
+                amounts = f"{number(nets[0])} ×{len(nets)}"
+            else:
+                amounts = " ".join(number(net) for net in nets)
+            entries.append({"lost": list(run), "name": run[0]["name"], "amounts": amounts})
+        run.clear()
+
+    for line in lines:
+        if run and kind(line) != kind(run[0]):
+            close()
+        if kind(line) is None:
+            entries.append({"line": line})
+        else:
+            run.append(line)
+    close()
+    return entries
+
+
 def hour(iso: str) -> str:
     """The time of day of an ISO timestamp, as the request's language writes it ("9:41 PM",
     "21:41")."""

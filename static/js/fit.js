@@ -81,6 +81,25 @@
     if (!pending) { pending = true; requestAnimationFrame(fitAll); }
   }
 
+  // What fitting set (the box's data-fit and data-fit-alt, its parts' zoom) is kept when the
+  // stream merges its region anew. Idiomorph takes away every attribute the server's HTML does
+  // not have, and an update that changes no word or element of the TV (a new version that the
+  // TV shows as it was: only a data-rv or a data-scheduled changes) leaves the observer below
+  // nothing it watches: the boxes were given back at their full size, unfitted, until the next
+  // change (issue 36: a two-heap felt's 33-card pile, fitted, ran the deck's seal 8 px past
+  // the felt's edge after such an update). What the update does change is fitted again.
+  function fitted(name, node) {
+    if (name === "style") { return !!node.parentElement && node.parentElement.matches(BOXES); }
+    return (name === "data-fit" || name === "data-fit-alt") && node.matches(BOXES);
+  }
+  if (window.Idiomorph) {
+    var callbacks = window.Idiomorph.defaults.callbacks, before = callbacks.beforeAttributeUpdated;
+    callbacks.beforeAttributeUpdated = function (name, node, how) {
+      if (how === "remove" && node.nodeType === 1 && fitted(name, node)) { return false; }
+      return before ? before(name, node, how) : true;
+    };
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var grid = document.querySelector(".tv-grid");
     if (!grid) { return; }

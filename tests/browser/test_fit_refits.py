@@ -30,3 +30,47 @@ def test_a_box_fits_again_when_a_class_shows_what_it_held(chromium, server):
     tv.goto(f"{base}/t/{code}/tv")
     expect(tv.locator(".tv-side > .players")).to_be_visible()
     assert tv.evaluate(SHOW) != "0.77", "no fit after .is-shown showed what a box held"
+
+
+# The players' box made to need a fit (a dozen lines more, through the DOM: the CSP
+# refuses a style attribute), fitted; then the stream's merge of the box as the server draws
+# it now, the same lines with it: an update that changes no word, only attributes (a new
+# version the TV shows as it was). What the box holds, after it, within the box.
+MERGE_UNCHANGED = """async (selector) => {
+  const frames = (n) => new Promise((done) => {
+    const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done());
+    next(n);
+  });
+  const felt = document.querySelector(selector);
+  const lines = 12;
+  const probe = "<div class='probe'>" + "<p>A line that needs room</p>".repeat(lines) + "</div>";
+  felt.insertAdjacentHTML("beforeend", probe);
+  await frames(3);
+  const fitted = [felt.dataset.fit, [...felt.children].map((el) => el.style.zoom).join(",")];
+  const page = new DOMParser().parseFromString(await (await fetch(location.href)).text(), "text/html");
+  const drawn = page.querySelector(selector);
+  drawn.insertAdjacentHTML("beforeend", probe);
+  Idiomorph.morph(felt, drawn.outerHTML);
+  await frames(3);
+  const box = felt.getBoundingClientRect(), last = felt.querySelector(".probe p:last-child").getBoundingClientRect();
+  return {fitted, after: [felt.dataset.fit, [...felt.children].map((el) => el.style.zoom).join(",")],
+          past: last.bottom - box.bottom};
+}"""
+
+
+def test_a_fitted_box_stays_fitted_when_the_stream_merges_it_unchanged(chromium, server):
+    """Issue 36 (a flake of test_show's two heaps): idiomorph takes away the attributes the
+    server's HTML does not have, fit.js's zoom and data-fit among them, and an update that
+    changes nothing the observer watches left the felt unfitted: a 33-card heap's pile ran the
+    deck's seal past the felt's edge. A box's zoom and dense layout (the players', here: the
+    lobby shows no felt) stay through such a merge, and what it holds stays inside it."""
+    base, _process, _folder, _port = server
+    _host, code = host_table(chromium, base, **{"Table name": "Merge"})
+    tv = chromium.new_context(viewport=TV, locale="en-GB").new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    box = ".tv-side > .players"
+    expect(tv.locator(box)).to_be_visible()
+    found = tv.evaluate(MERGE_UNCHANGED, box)
+    assert found["fitted"][0] == "dense" and found["fitted"][1].strip(","), found  # it needed a fit
+    assert found["after"] == found["fitted"], found
+    assert found["past"] <= 0.5, found

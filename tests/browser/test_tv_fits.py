@@ -591,9 +591,12 @@ def test_twelve_players_bets_on_two_side_cards_keep_20_px(chromium, server, lang
         if step == "bets":
             assert rows["problems"] == [], (step, rows)
         else:
-            # Its thirty payments' lines under the layout are more than the felt keeps at 20 px
-            # (drawn at 17-18.5 px: docs/performance.md); all of it on the screen, whole.
-            assert rows["smallest"]["px"] >= 16, rows["smallest"]
+            # Its thirty payments' lines, ten of them void, drew the felt at 17.8 px (de) and
+            # 18.2 (ru); a run of void lines one line of names, a run of one player's losses one
+            # line, the heading, note and levy one line: 19.2-21 px over nine deals since. What
+            # keeps it under 20 is the layout and the side cards' column, not the payments
+            # (issue 36: left to do); all of it on the screen, whole.
+            assert rows["smallest"]["px"] >= 18.5, rows["smallest"]
 
 
 # Each bet's result on the felt whose words run past its chip or past its heap's bets (issue 36,
@@ -624,7 +627,7 @@ def test_a_void_bet_s_word_keeps_inside_its_chip_on_a_russian_tv_at_twelve(chrom
     two heaps: once the first winning heap empties the bank the bets after it are void; each
     result's words lie inside its chip and its heap's bets (a shorter word at seven or eight
     heaps), nothing on the TV is cut off or covered (FITS), and the side's words are drawn at
-    17 px at least."""
+    20 px at least."""
     base, _process, folder, _port = server
     for _table in range(4):
         night = RandomNight(base, folder, "montones", "void ru", "ru")
@@ -657,8 +660,9 @@ def test_a_void_bet_s_word_keeps_inside_its_chip_on_a_russian_tv_at_twelve(chrom
     screenshot(tv, "void-ru-twelve-tv")
     assert tv.evaluate(RESULTS_OUT) == []
     assert tv.evaluate(FITS, True) == []
-    # Twenty-one void lines of twenty-two in the side's payments: their notes left out on a full
-    # side, the payments were drawn at 12.3 px with them, 17.6 px without (20 is the floor: left
-    # to do, docs/performance.md).
+    # Twenty-one void lines in the side's payments: their notes left out on a full side, the
+    # payments were drawn at 12.3 px with them, 17.6 px without; a run of void lines one line
+    # of names since (issue 36), the side holds the TV's floor of 20 px.
     rows = tv.evaluate(ROWS)
-    assert rows["smallest"]["px"] >= 17, rows
+    print("void ru smallest:", rows["smallest"])
+    assert rows["smallest"]["px"] >= 20, rows
