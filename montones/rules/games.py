@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import Deck
-from montones.rules.computer import Move
+from montones.rules.computer import PATIENCE, Move
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -140,11 +140,14 @@ class Game(Protocol):
     # --- the computer players and the TV's demonstration -----------------------------------
     DEMO_SETTINGS: tuple[str, ...]  # a table's settings its TV's demonstration plays with
 
-    def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
+    def play(
+        self, view: dict[str, Any], rng: Random, idle: float, patience: float = PATIENCE
+    ) -> Move:
         """A computer player's next action from its seat's ``view`` (never the deck): one of
         :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
         ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
-        seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
+        seconds, and ``patience`` how long a banker waits for the punters to bet and to see a
+        result (the app's COMPUTER_PATIENCE). See :mod:`montones.rules.computer`."""
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}

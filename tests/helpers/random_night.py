@@ -378,11 +378,12 @@ class RandomNight(Steps):
     def computers_done(self, patient: bool = False, wait: float = 8.0) -> None:
         """Wait, at most ``wait`` seconds, while the server's computer players have a move due
         now (a second or two after the table moved); ``patient``: also for a move they make only
-        once the table has stood still (a computer banker closing the bets, after
-        :data:`~montones.rules.computer.PATIENCE`), up to ``wait`` + PATIENCE."""
+        once the table has stood still (a computer banker closing the bets, after the server's
+        COMPUTER_PATIENCE), up to ``wait`` + that patience."""
         if not self.computers:
             return
-        deadline = time.monotonic() + wait + (PATIENCE if patient else 0.0)
+        patience = self.app.config["COMPUTER_PATIENCE"]
+        deadline = time.monotonic() + wait + (patience if patient else 0.0)
         while time.monotonic() < deadline:
             with self.app.app_context():
                 table = service.get_table(self.code)
