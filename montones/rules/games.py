@@ -39,8 +39,10 @@ class Game(Protocol):
 
     A game's words are its templates': the engine gives codes (a phase, a step's kind, a
     result) and data (its views), and ``templates/games/<NAME>/`` turns them into words through
-    ``_()``, the demonstration's captions and the quick stakes of a bar among them. What only
-    templates draw is part of the views, not a member of its own.
+    ``_()``, the demonstration's captions among them. The quick stakes a bar offers are the
+    web's too (``montones/web/stakes.py``, the same for every game): a game's bar view gives
+    only the least and the most its seat may stake (``me.stakes``). What only templates draw
+    is part of the views, not a member of its own.
     """
 
     # --- the lobby and the service: a table's settings, its actions and its clock ---------
@@ -97,7 +99,9 @@ class Game(Protocol):
     def regions(self, view: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """What each region of a seated phone (``"status"``, ``"bar"``) is drawn from, from its
         seat's view, and nothing more (its template's ``v``): a region is drawn again only when
-        its part changed (``table.seat_regions``)."""
+        its part changed (``table.seat_regions``), the bar's ``me.stakes`` once the web has made
+        them the quick stakes they offer (``web.stakes.bar_region``): a bar that does not show
+        the most its seat may stake is not drawn again at every chip it bets."""
 
     def standings(self, state: State) -> list[dict]: ...
     def table_odds(self, state: State) -> dict[str, Any]:
