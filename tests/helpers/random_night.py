@@ -279,10 +279,17 @@ OWN_QUERY = """() => {
   }
   return fields.toString();
 }"""
-# Whether the page's #status and #bar say what those of an answer (its HTML) say.
+# Whether the page's #status and #bar say what those of an answer (its HTML) say; a clock by
+# its deadline (data-until), not the time left, which the page counts down and an answer leaves
+# empty (compared as words, a phone with a clock never matched: each step waited out its 10 s).
 SAME_WORDS = """(html) => {
   const fresh = new DOMParser().parseFromString(html, "text/html");
-  const words = (el) => el ? el.textContent.replace(/\\s+/g, " ").trim() : null;
+  const words = (el) => {
+    if (!el) return null;
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = clock.dataset.until; });
+    return copy.textContent.replace(/\\s+/g, " ").trim();
+  };
   return ["status", "bar"].every((id) => words(fresh.getElementById(id)) === words(document.getElementById(id)));
 }"""
 
