@@ -249,9 +249,12 @@ class PageSeat(Seat):
     def shows_all(self, code) -> bool:
         """Whether the page's own regions (its status and bar) say what the table draws for it
         now, for its choices: their words, as a fresh drawing of them has them."""
-        query = self.page.evaluate(OWN_QUERY)
+        query, language = self.page.evaluate(OWN_QUERY), self.page.evaluate(LANGUAGE)
+        # In the page's language: the context's requests send no Accept-Language of their own
+        # (a Russian phone never matched an English drawing: each step waited out its 10 s).
         answer = self.page.context.request.get(
-            f"{self.base}/t/{code}/p/seat?{query}", headers={"HX-Request": "true"}
+            f"{self.base}/t/{code}/p/seat?{query}",
+            headers={"HX-Request": "true", "Accept-Language": language},
         )
         return self.page.evaluate(SAME_WORDS, answer.text())
 
@@ -266,6 +269,7 @@ class PageSeat(Seat):
         return answer.status
 
 
+LANGUAGE = "() => navigator.languages.join(',')"  # what the page's own requests accept
 # What a phone sends when it fetches its own regions (its hx-include: #intent, #seat_version).
 OWN_QUERY = """() => {
   const fields = new URLSearchParams();
