@@ -167,7 +167,7 @@ def simulate(name, players, hands, seed, export, side_cards):
     from montones.data.models import Hand
     from montones.extensions import db
     from montones.rules import audit
-    from montones.rules.computer import NAMES, PATIENCE
+    from montones.rules.computer import NAMES
     from montones.rules.games import game
 
     if not 2 <= players <= len(NAMES) or hands < 1:
@@ -204,7 +204,7 @@ def simulate(name, players, hands, seed, export, side_cards):
                 # stored with are whole microseconds): the turn due is the one a table of people
                 # would see first (a computer who acts at its pace before a banker who waits);
                 # a table where nothing is due even then is over, or stuck: the night ends.
-                clock.advance(PATIENCE + 1.0)
+                clock.advance(app.config["COMPUTER_PATIENCE"] + 1.0)
                 if not service.tick(table.code):
                     break
                 played = db.session.scalar(count)

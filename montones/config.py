@@ -6,6 +6,7 @@ instance folder, which only it knows.
 
 import os
 
+from montones.rules.computer import PATIENCE
 from montones.serving import CONNECTIONS, SCREEN_CONNECTIONS
 
 
@@ -35,6 +36,10 @@ class Config:
     # A seat's actions: a burst of four, about one a second over a minute (montones/web/limits.py).
     # Scripted players (the tests) tap faster than a person: MONTONES_ACTIONS_LIMIT says theirs.
     ACTIONS_LIMIT = os.environ.get("MONTONES_ACTIONS_LIMIT", "4 per 2 seconds; 60 per minute")
+    # Seconds a computer banker waits for a table of people to bet, and to see a hand's result
+    # (montones/rules/computer.py). The tests' scripted players need less than a person:
+    # MONTONES_COMPUTER_PATIENCE says theirs.
+    COMPUTER_PATIENCE = float(os.environ.get("MONTONES_COMPUTER_PATIENCE", PATIENCE))
     # A seat's reactions: what a person sends, never a flood over the TV (web/limits.py).
     REACTIONS_LIMIT = "3 per 2 seconds; 30 per minute"
     RATELIMIT_STRATEGY = "moving-window"

@@ -3,8 +3,9 @@ banker's patience.
 
 A computer player is a function of its seat's view (``Game.play``), as a phone is drawn from it:
 it never sees the deck. Each game's own play lives with its engine (``play`` in ``montones``,
-``monte``, ``monte_bank``); the caller gives it a seeded :class:`random.Random` and how long the
-table has stood still, and acts on what it returns: ``(kind, params)``, one of the game's
+``monte``, ``monte_bank``); the caller gives it a seeded :class:`random.Random`, how long the
+table has stood still and how long a banker waits for a table of people (``patience``), and acts
+on what it returns: ``(kind, params)``, one of the game's
 ``ACTIONS`` that the rules allow this seat now, or None (nothing to do, or not yet).
 """
 
@@ -16,7 +17,8 @@ from typing import Any
 Move = tuple[str, dict[str, Any]] | None
 
 # Seconds a computer banker gives a table of people: to bet, before it closes the bets (unless
-# every punter who can bet has), and to see a hand's result, before it deals again.
+# every punter who can bet has), and to see a hand's result, before it deals again. The app
+# passes its own (its COMPUTER_PATIENCE setting, this by default) as ``patience``.
 PATIENCE = 12.0
 
 # The names computer players take at a table, the first one nobody there has.
@@ -41,17 +43,17 @@ def cut(rng: Random, cards: int) -> tuple[str, dict[str, Any]]:
     return "cut", {"position": rng.randint(1, cards - 1)}
 
 
-def result_seen(idle: float) -> bool:
-    """Whether a banker may go on after a hand: the table has had :data:`PATIENCE` seconds to
-    see how it came out."""
-    return idle >= PATIENCE
+def result_seen(idle: float, patience: float = PATIENCE) -> bool:
+    """Whether a banker may go on after a hand: the table has had ``patience`` seconds to see
+    how it came out."""
+    return idle >= patience
 
 
-def bets_are_in(view: dict[str, Any], least: int, idle: float) -> bool:
+def bets_are_in(view: dict[str, Any], least: int, idle: float, patience: float = PATIENCE) -> bool:
     """Whether a banker may close the bets: every punter who can bet has a stake down (a
     punter is one of the view's ``players`` who is not the banker nor sitting out), or the
-    table has stood still for :data:`PATIENCE` seconds."""
-    if idle >= PATIENCE:
+    table has stood still for ``patience`` seconds."""
+    if idle >= patience:
         return True
     return all(
         p["staked"] > 0 or p["chips"] < least

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from montones.rules import monte, monte_bank, montones
 from montones.rules.cards import Deck
-from montones.rules.computer import Move
+from montones.rules.computer import PATIENCE, Move
 from montones.rules.errors import Phrase, RulesError
 from montones.rules.table import Action, Events, Field, State
 
@@ -39,8 +39,10 @@ class Game(Protocol):
 
     A game's words are its templates': the engine gives codes (a phase, a step's kind, a
     result) and data (its views), and ``templates/games/<NAME>/`` turns them into words through
-    ``_()``, the demonstration's captions and the quick stakes of a bar among them. What only
-    templates draw is part of the views, not a member of its own.
+    ``_()``, the demonstration's captions among them. The quick stakes a bar offers are the
+    web's too (``montones/web/stakes.py``, the same for every game): a game's bar view gives
+    only the least and the most its seat may stake (``me.stakes``). What only templates draw
+    is part of the views, not a member of its own.
     """
 
     # --- the lobby and the service: a table's settings, its actions and its clock ---------
@@ -97,7 +99,9 @@ class Game(Protocol):
     def regions(self, view: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """What each region of a seated phone (``"status"``, ``"bar"``) is drawn from, from its
         seat's view, and nothing more (its template's ``v``): a region is drawn again only when
-        its part changed (``table.seat_regions``)."""
+        its part changed (``table.seat_regions``), the bar's ``me.stakes`` once the web has made
+        them the quick stakes they offer (``web.stakes.bar_region``): a bar that does not show
+        the most its seat may stake is not drawn again at every chip it bets."""
 
     def standings(self, state: State) -> list[dict]: ...
     def table_odds(self, state: State) -> dict[str, Any]:
@@ -140,11 +144,14 @@ class Game(Protocol):
     # --- the computer players and the TV's demonstration -----------------------------------
     DEMO_SETTINGS: tuple[str, ...]  # a table's settings its TV's demonstration plays with
 
-    def play(self, view: dict[str, Any], rng: Random, idle: float) -> Move:
+    def play(
+        self, view: dict[str, Any], rng: Random, idle: float, patience: float = PATIENCE
+    ) -> Move:
         """A computer player's next action from its seat's ``view`` (never the deck): one of
         :attr:`ACTIONS` the rules allow that seat now, as ``(kind, params)``, or None.
         ``rng`` makes its choices; ``idle`` is how long the table has stood still, in
-        seconds (a banker gives the punters time to bet). See :mod:`montones.rules.computer`."""
+        seconds, and ``patience`` how long a banker waits for the punters to bet and to see a
+        result (the app's COMPUTER_PATIENCE). See :mod:`montones.rules.computer`."""
 
 
 GAMES: dict[str, Game] = {engine.NAME: engine for engine in (montones, monte, monte_bank)}

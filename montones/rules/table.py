@@ -650,7 +650,9 @@ def seat_view(whole: View, own: Callable[[State, str | None, float | None], dict
 def seat_regions(**drawn_from: Callable[[dict], dict]) -> Callable[[dict], dict[str, dict]]:
     """A game's ``regions`` (``Game.regions``) from what each region of a seated phone is drawn
     from (``status=..., bar=...``: each a function of the seat's view returning only what its
-    template draws), so a region is drawn again only when its part changed."""
+    template draws), so a region is drawn again only when its part changed. A bar's part gives
+    the least and most its seat may stake (``me.stakes``), which the web draws, and keeps the
+    bar by, as the quick stakes they offer (``montones/web/stakes.py``)."""
 
     def regions(view: dict[str, Any]) -> dict[str, dict]:
         return {name: part(view) for name, part in drawn_from.items()}

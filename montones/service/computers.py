@@ -7,7 +7,7 @@ ledger and the history), marked ``computer`` in the state; no device holds its t
 are its game's strategy (``Game.play``) over its seat's view. Nothing runs on its own: the live
 fan-out asks :func:`clock_deadline` when a table's version is new, and calls :func:`tick` once
 that time has come. A computer acts a second or two after the table last moved (people read
-the table first), a banker waits a while longer for the punters' bets (``computer.PATIENCE``);
+the table first), a banker waits a while longer for the punters' bets (the app's ``COMPUTER_PATIENCE``);
 what it does is worked out again under the table's lock from the version it finds, so two
 workers ticking one table make one move, and a restart loses nothing (the state and the time of
 its version are in the database).
@@ -32,7 +32,7 @@ from montones.data.snapshot import Snapshot
 from montones.data.store import locked, write
 from montones.extensions import db
 from montones.rules import RulesError
-from montones.rules.computer import NAMES, PATIENCE
+from montones.rules.computer import NAMES
 from montones.rules.games import game
 from montones.rules.table import is_computer, skeleton
 from montones.service.actions import (
@@ -187,8 +187,8 @@ def next_turn(table, reader) -> Turn | None:
     """The next move of the table's computer players at its version, if one has one: the first
     of them (in an order drawn for the version) whose strategy acts now, due a second or two
     after the version was made; else the first that acts once the table has stood still for
-    :data:`~montones.rules.computer.PATIENCE`, due then. The same table at the same version
-    gives the same turn, in any worker."""
+    the app's ``COMPUTER_PATIENCE`` (:data:`~montones.rules.computer.PATIENCE` by default), due
+    then. The same table at the same version gives the same turn, in any worker."""
     state = table.state
     seats = [
         p for p in state["seats"] if is_computer(state, p) and not state["players"][p].get("left")
@@ -206,11 +206,12 @@ def next_turn(table, reader) -> Turn | None:
     seats = order.sample(seats, len(seats))
     now = clock().time()
     views: dict[str, dict] = {}
-    for idle, due in ((0.0, since + pace), (PATIENCE, since + max(pace, PATIENCE))):
+    patience = current_app.config["COMPUTER_PATIENCE"]
+    for idle, due in ((0.0, since + pace), (patience, since + max(pace, patience))):
         for seat in seats:
             if seat not in views:
                 views[seat] = rules.view(state, seat, now)
-            move = rules.play(views[seat], Random(f"{seed}:{seat}"), idle)
+            move = rules.play(views[seat], Random(f"{seed}:{seat}"), idle, patience)
             if move is not None:
                 return Turn(due, seat, *move)
     return None

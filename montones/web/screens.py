@@ -26,6 +26,7 @@ from montones.live import channel
 from montones.rules.games import game
 from montones.web import tv as tv_views
 from montones.web.common import block_drawer, join_url, table_view
+from montones.web.stakes import bar_region
 
 PAGE = "play/table.html"
 # What every screen of a kind shows alike: (page template, block). Each block is one element
@@ -98,7 +99,7 @@ def phone_context(table, player, choices: dict, **extra) -> dict:
         "table": table,
         "v": view,
         "status": regions["status"],
-        "bar": regions["bar"],
+        "bar": bar_region(regions["bar"]),
         "stage": service.stage(table.state),
         "mode": mode if tap is not None and tap.tap else "bet",
         "stake": choices.get("amount", ""),
@@ -140,14 +141,15 @@ def seat_keys(
 ) -> dict[str, tuple]:
     """What each of a seat's regions is drawn from at ``table``'s version and the app's time
     (as a phone's regions are drawn: ``table_view``): the engine's views of its status and its
-    bar, the table's stage (which their forms carry), whether the host has
+    bar (the bar's stakes as the quick stakes it offers: :func:`~montones.web.stakes.bar_region`),
+    the table's stage (which their forms carry), whether the host has
     paused it; the bar also the seat's choices and what it is told or asked (``notice``,
     ``confirming``); #seat_version whether a TV is open (and the version it carries, drawn again at each
     one that draws another region: :func:`seat_regions`). ``view``: the view every seat shares,
     worked out once per version."""
     engine = game(table.game)
     regions = engine.regions(engine.view(table.state, seat, clock().time(), shared=view))
-    status, bar = regions["status"], regions["bar"]
+    status, bar = regions["status"], bar_region(regions["bar"])
     both = (service.stage(table.state), table.paused)
     return {
         "status": (status, *both),

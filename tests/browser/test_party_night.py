@@ -95,6 +95,19 @@ def sit_with_a_face(browser, base, code, name, locale, face, colour):
     return page
 
 
+def animated_for(page, selector: str, ms: int) -> None:
+    """Wait until ``selector``'s animation has played ``ms`` (a shot then shows it come in
+    whole), or it is gone."""
+    page.wait_for_function(
+        """([selector, ms]) => {
+          const el = document.querySelector(selector);
+          return !el || el.getAnimations().some((a) => a.currentTime >= ms);
+        }""",
+        arg=[selector, ms],
+        timeout=10_000,
+    )
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("game", "languages"), NIGHTS, ids=[n[0] for n in NIGHTS])
 def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
@@ -151,7 +164,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
     row = tv.locator(f"#player-{seat_ana}").bounding_box()
     floated = reaction.bounding_box()
     assert abs(floated["y"] - row["y"]) < row["height"] + 40, (floated, row)
-    tv.wait_for_timeout(600)
+    animated_for(tv, f".reaction[data-seat={seat_ana}]", 600)
     shot(tv, f"tv-reaction-{game}")
     shot(ana, f"phone-cheer-{game}")
     if game == "montones":  # the narrowest phone, in its language
@@ -197,7 +210,7 @@ def test_a_party_night_with_faces_reactions_a_moment_and_the_standings(
             came = tv.evaluate("(v) => window.came[v] + window.ends[v]", seen["version"])
             assert seen["at"] >= came - SLACK, f"{kind} {came - seen['at']} ms before the reveal"
             shown[kind] = seen["words"]
-            tv.wait_for_timeout(700 if kind == "moment" else 1500)
+            animated_for(tv, f".{kind}.is-shown", 700 if kind == "moment" else 1500)
             shot(tv, f"tv-{kind}-{game}")
     assert {"moment", "board"} <= set(shown), (settled_versions, shown, night.moves[-20:])
     assert tv.evaluate("window.sounds") > 0

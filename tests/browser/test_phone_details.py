@@ -99,7 +99,8 @@ def test_a_double_tap_on_a_chosen_card_places_one_round_and_leaves_no_card_chose
         expect(punter.locator("#intent .intent__hint:visible")).to_contain_text(
             "Tap a card to choose it"
         )
-        punter.wait_for_timeout(800)
+        # The choosers take taps again once the tap's moment is over (app.js: just-tapped).
+        expect(punter.locator("body")).not_to_have_class(re.compile(r"\bjust-tapped\b"))
     expect(bets.first).to_contain_text("round on upper right")
 
 

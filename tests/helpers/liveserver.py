@@ -17,6 +17,9 @@ from pathlib import Path
 
 from montones import create_app
 
+# Seconds a computer banker of the test servers waits for the scripts' bets (COMPUTER_PATIENCE).
+PATIENCE = 2.0
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -41,6 +44,9 @@ def start_server(
     env = {
         # The tests' players are scripts, faster than a person (the bench keeps a person's).
         "MONTONES_ACTIONS_LIMIT": "1000 per second",
+        # ... and bet at once: a computer banker waits PATIENCE seconds for them, not a person's
+        # 12 (tests/service/test_computers.py checks a person's).
+        "MONTONES_COMPUTER_PATIENCE": str(PATIENCE),
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'montones.sqlite'}",
         "SECRET_KEY": "live-tests",
@@ -222,6 +228,7 @@ def database_app(folder):
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'montones.sqlite'}",
             "SECRET_KEY": "random-night-reader",
             "TESTING": True,
+            "COMPUTER_PATIENCE": PATIENCE,  # the server's, to read its computers' turns
         }
     )
 

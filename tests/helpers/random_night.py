@@ -249,9 +249,12 @@ class PageSeat(Seat):
     def shows_all(self, code) -> bool:
         """Whether the page's own regions (its status and bar) say what the table draws for it
         now, for its choices: their words, as a fresh drawing of them has them."""
-        query = self.page.evaluate(OWN_QUERY)
+        query, language = self.page.evaluate(OWN_QUERY), self.page.evaluate(LANGUAGE)
+        # In the page's language: the context's requests send no Accept-Language of their own
+        # (a Russian phone never matched an English drawing: each step waited out its 10 s).
         answer = self.page.context.request.get(
-            f"{self.base}/t/{code}/p/seat?{query}", headers={"HX-Request": "true"}
+            f"{self.base}/t/{code}/p/seat?{query}",
+            headers={"HX-Request": "true", "Accept-Language": language},
         )
         return self.page.evaluate(SAME_WORDS, answer.text())
 
@@ -266,6 +269,7 @@ class PageSeat(Seat):
         return answer.status
 
 
+LANGUAGE = "() => navigator.languages.join(',')"  # what the page's own requests accept
 # What a phone sends when it fetches its own regions (its hx-include: #intent, #seat_version).
 OWN_QUERY = """() => {
   const fields = new URLSearchParams();
@@ -279,10 +283,17 @@ OWN_QUERY = """() => {
   }
   return fields.toString();
 }"""
-# Whether the page's #status and #bar say what those of an answer (its HTML) say.
+# Whether the page's #status and #bar say what those of an answer (its HTML) say; a clock by
+# its deadline (data-until), not the time left, which the page counts down and an answer leaves
+# empty (compared as words, a phone with a clock never matched: each step waited out its 10 s).
 SAME_WORDS = """(html) => {
   const fresh = new DOMParser().parseFromString(html, "text/html");
-  const words = (el) => el ? el.textContent.replace(/\\s+/g, " ").trim() : null;
+  const words = (el) => {
+    if (!el) return null;
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll("time[data-until]").forEach((clock) => { clock.textContent = clock.dataset.until; });
+    return copy.textContent.replace(/\\s+/g, " ").trim();
+  };
   return ["status", "bar"].every((id) => words(fresh.getElementById(id)) === words(document.getElementById(id)));
 }"""
 
@@ -378,11 +389,12 @@ class RandomNight(Steps):
     def computers_done(self, patient: bool = False, wait: float = 8.0) -> None:
         """Wait, at most ``wait`` seconds, while the server's computer players have a move due
         now (a second or two after the table moved); ``patient``: also for a move they make only
-        once the table has stood still (a computer banker closing the bets, after
-        :data:`~montones.rules.computer.PATIENCE`), up to ``wait`` + PATIENCE."""
+        once the table has stood still (a computer banker closing the bets, after the server's
+        COMPUTER_PATIENCE), up to ``wait`` + that patience."""
         if not self.computers:
             return
-        deadline = time.monotonic() + wait + (PATIENCE if patient else 0.0)
+        patience = self.app.config["COMPUTER_PATIENCE"]
+        deadline = time.monotonic() + wait + (patience if patient else 0.0)
         while time.monotonic() < deadline:
             with self.app.app_context():
                 table = service.get_table(self.code)

@@ -42,7 +42,11 @@ def test_a_reaction_reaches_the_tvs_of_every_worker(tmp_path, postgres_url):
             streams.append(response)
             threading.Thread(target=listen, args=(response,), daemon=True).start()
         assert len(pids) >= 2, "every TV's stream landed on one worker"
-        time.sleep(1.5)  # each worker's listener is listening once its first screen opened
+        # Each worker's listener is listening once a new version of the table, NOTIFYed as a
+        # reaction is, has reached every TV: Ben sits down once each has had its first update.
+        wait_for(lambda: all(updates(seen, r) >= 1 for r in streams), "a TV's first update")
+        seat(base, code, "Ben")
+        wait_for(lambda: all(updates(seen, r) >= 2 for r in streams), "Ben's seat on every TV")
 
         assert ana.post(f"/t/{code}/react/clap").status_code == 204
         reached = set()
@@ -63,6 +67,18 @@ def test_a_reaction_reaches_the_tvs_of_every_worker(tmp_path, postgres_url):
         client.close()
     finally:
         stop_server(server)
+
+
+def updates(seen, response) -> int:
+    """How many updates a stream's listener has read."""
+    return sum(1 for line in seen.get(id(response), ()) if line == "event: update")
+
+
+def wait_for(done, what: str, wait: float = 20.0) -> None:
+    deadline = time.monotonic() + wait
+    while not done():
+        assert time.monotonic() < deadline, f"no {what} in {wait} s"
+        time.sleep(0.05)
 
 
 def heard(live, code, seat, reaction="laugh", origin="elsewhere"):

@@ -104,6 +104,26 @@ def test_a_computer_banker_waits_for_a_person_to_bet_then_closes_the_bets(app, c
         assert service.get_table(code).state["phase"] == "coup_over"
 
 
+def test_a_computer_banker_waits_the_apps_patience(app, clock, monkeypatch):
+    """COMPUTER_PATIENCE is how long a computer banker waits for a table of people (the test
+    servers' scripted players need 2 seconds, not a person's 12)."""
+    monkeypatch.setitem(app.config, "COMPUTER_PATIENCE", 2.0)
+    with app.app_context():
+        for _ in range(30):
+            code, seats = table_with(app, computers=1)
+            service.act(code, HOST, "draw", {})
+            if service.get_table(code).state["banker"] != seats["Ana"]:
+                break
+        run_computers(clock, code, until=lambda s: s["phase"] == "cut")
+        service.act(code, Actor(seat=seats["Ana"]), "cut", {"position": 12})
+        table = service.get_table(code)
+        due = service.clock_deadline(table)
+        assert clock.time() + 1.0 <= due <= clock.time() + 2.0 + 0.01  # its pace, or the 2 s
+        clock.advance(due - clock.time())
+        assert service.tick(code)  # Ana has not bet: the banker closes all the same
+        assert service.get_table(code).state["phase"] == "coup_over"
+
+
 def test_an_all_computer_table_plays_hands_whose_chips_are_in_the_ledger_and_history(app, clock):
     code, _seats = table_with(app, game="montones", people=(), computers=3)
     with app.app_context():

@@ -73,13 +73,13 @@ def test_a_fetch_of_my_regions_in_monte_carries_both(app):
 
 
 def test_a_tap_that_changes_the_bar_gets_the_new_bar(app):
-    # Ben has 12 chips under a bank of 10: the bar offers 1, 5 and 10 until a bet of 5 leaves
-    # him 7, and then only 1 and 5 (and the all-in chip, always).
-    night = Night(app, "Ana", "Ben", "Eva", chips=12)
-    night.to_betting("Ana", bank=10)
+    # Ben has 30 chips under a bank of 30: the bar offers 1, 5, 10 and 25 until a bet of 20
+    # leaves him 10, and then only 1 and 5 (and the all-in chip, always).
+    night = Night(app, "Ana", "Ben", "Eva", chips=30)
+    night.to_betting("Ana", bank=30)
     before = seat_regions(night, "Ben", **INTENT).get_data(as_text=True)
-    assert QUICK.findall(before) == ["1", "5", "10", "max"]
-    answer = night.do("Ben", "tap", heap=1, mode="bet", amount=5, custom="")
+    assert QUICK.findall(before) == ["1", "5", "10", "25", "max"]
+    answer = night.do("Ben", "tap", heap=1, mode="bet", amount=20, custom="")
     assert QUICK.findall(answer.get_data(as_text=True)) == ["1", "5", "max"]
 
 
@@ -104,11 +104,20 @@ def test_a_bet_draws_the_bettors_bar_again_only_when_its_quick_stakes_change(app
     assert QUICK.findall(drawings()["bar"][1]) == ["1", "5", "10", "max"]
 
 
+def test_the_bar_offers_the_tables_least_first_and_no_chip_the_max_one_stakes(app):
+    # The three games' bars offer the same quick stakes (web/stakes.py): a table's least of 2
+    # comes first, and a chip as big as the most Ben may stake is the "max" one.
+    night = Night(app, "Ana", "Ben", "Eva", chips=25, min_bet=2)
+    night.to_betting("Ana", bank=25)
+    bar = seat_regions(night, "Ben", **INTENT).get_data(as_text=True)
+    assert QUICK.findall(bar) == ["2", "5", "10", "max"]
+
+
 def test_a_stake_no_longer_offered_leaves_the_all_in_chip_chosen(app):
-    night = Night(app, "Ana", "Ben", "Eva", chips=12)
-    night.to_betting("Ana", bank=10)
-    night.ok("Ben", "tap", heap=1, mode="bet", amount=5, custom="", stage=night.stage())
-    bar = seat_regions(night, "Ben", mode="bet", amount="10", custom="")  # 7 chips left: no 10
+    night = Night(app, "Ana", "Ben", "Eva", chips=30)
+    night.to_betting("Ana", bank=30)
+    night.ok("Ben", "tap", heap=1, mode="bet", amount=20, custom="", stage=night.stage())
+    bar = seat_regions(night, "Ben", mode="bet", amount="10", custom="")  # 10 left: 10 is "max"
     assert CHOSEN.findall(bar.get_data(as_text=True)) == ["max"]
     again = seat_regions(night, "Ben", mode="bet", amount="5", custom="")
     assert CHOSEN.findall(again.get_data(as_text=True)) == ["5"]

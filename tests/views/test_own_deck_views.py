@@ -7,21 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
-from montones import create_app
-from montones.config import TestConfig
 from tests.helpers.nights import MonteBankNight, MonteNight, notice
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """One app and database for the module: every test plays at a table of its own."""
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('own') / 'montones.sqlite'}"
-
-    return create_app(Config)
 
 
 def text(response) -> str:

@@ -8,7 +8,9 @@ from typing import Any
 from montones.rules import computer
 
 
-def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
+def play(
+    view_: dict[str, Any], rng: Random, idle: float, patience: float = computer.PATIENCE
+) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): as banker it puts
     up the table's bank, turns the gate once the bets are in and lays out the next coup once
     the table has seen how this one came out; as a
@@ -23,11 +25,11 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     if "gate" in can:
         return (
             ("gate", {})
-            if computer.bets_are_in(view_, view_["settings"]["min_bet"], idle)
+            if computer.bets_are_in(view_, view_["settings"]["min_bet"], idle, patience)
             else None
         )
     if "next" in can:
-        return ("next", {}) if computer.result_seen(idle) else None
+        return ("next", {}) if computer.result_seen(idle, patience) else None
     if "bet" in can and not me["bets"]:
         best = max(layout["winning"] for layout in view_["layouts"])
         layouts = [layout["name"] for layout in view_["layouts"] if layout["winning"] == best]

@@ -9,7 +9,9 @@ from montones.rules import computer
 from montones.rules.monte_bank.settle import POSITIONS, SIDES
 
 
-def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
+def play(
+    view_: dict[str, Any], rng: Random, idle: float, patience: float = computer.PATIENCE
+) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): as banker it puts
     up the table's bank, closes the bets once they are in, and once the table has seen the deal
     deals on, saying "Aces" now and then after its second deal; as a punter it cuts when asked and stakes a little a deal on the
@@ -23,8 +25,8 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
     if "cut" in can:
         return computer.cut(rng, view_["deck"])
     if "close" in can:
-        return ("close", {}) if computer.bets_are_in(view_, least, idle) else None
-    if "aces" in can and not computer.result_seen(idle):
+        return ("close", {}) if computer.bets_are_in(view_, least, idle, patience) else None
+    if "aces" in can and not computer.result_seen(idle, patience):
         return None
     if "aces" in can:
         return ("aces", {}) if view_["deals"] >= 2 and rng.random() < 0.2 else ("next", {})

@@ -204,12 +204,20 @@ _STATUS_KEYS = (
 
 
 def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
-    """What a phone's action bar is drawn from, and nothing more (its template's ``v``)."""
+    """What a phone's action bar is drawn from, and nothing more (its template's ``v``): while
+    I bet, the least and the most I may stake (``stakes``: the web's quick stakes,
+    ``web/stakes.py``)."""
     me = view_["me"] or {}
+    can = me.get("can") or []
+    least = view_["settings"]["min_bet"]
     return {
         "phase": view_["phase"],
         "me": {
-            key: me.get(key) for key in ("can", "chips", "bank_offer", "is_banker", "most", "bets")
+            **{
+                key: me.get(key)
+                for key in ("can", "chips", "bank_offer", "is_banker", "most", "bets")
+            },
+            "stakes": (least, me["most"]) if "bet" in can else None,
         },
         **{
             key: view_[key]

@@ -9,7 +9,9 @@ from montones.rules import computer
 from montones.rules.cards import SPANISH
 
 
-def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
+def play(
+    view_: dict[str, Any], rng: Random, idle: float, patience: float = computer.PATIENCE
+) -> computer.Move:
     """A computer player's next action from its seat's view (``Game.play``): it offers for
     the bank now and then and takes it when nobody else will, cuts when asked, makes uneven
     heaps, chooses the banker's heap when nobody has, and stakes a little on one heap (or on the
@@ -29,7 +31,9 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
         low, high = view_["settings"]["heap_counts"]
         return "heaps", {"count": rng.randint(low, high)}
     if "close" in can:
-        ready = view_["bank_heap"] is not None and computer.bets_are_in(view_, least, idle)
+        ready = view_["bank_heap"] is not None and computer.bets_are_in(
+            view_, least, idle, patience
+        )
         return ("close", {}) if ready else None
     if "choose" in can and view_["bank_heap"] is None:
         free = [h["number"] for h in view_["heaps"] if not h["bets"]]
@@ -39,7 +43,7 @@ def play(view_: dict[str, Any], rng: Random, idle: float) -> computer.Move:
         heaps = [h["number"] for h in view_["heaps"] if not h["is_bank_heap"]]
         kind = "against" if rng.random() < 0.25 else "bet"
         return kind, {"heap": rng.choice(heaps), "amount": amount}
-    if ("abona" in can or "next" in can) and not computer.result_seen(idle):
+    if ("abona" in can or "next" in can) and not computer.result_seen(idle, patience):
         return None
     if "abona" in can:
         if me["chips"] >= least and rng.random() < 0.5:

@@ -251,8 +251,6 @@ def status_view(view_: dict[str, Any]) -> dict[str, Any]:
     return {key: view_[key] for key in _STATUS_KEYS}
 
 
-QUICK_STAKES = (1, 5, 10, 25)  # the bar's stakes, a tap each
-
 _STATUS_KEYS = (
     "phase",
     "entry",
@@ -271,9 +269,10 @@ _STATUS_KEYS = (
 def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
     """What a phone's action bar is drawn from, and nothing more (its template's ``v``).
 
-    While I bet, the quick stakes my chips and the bank allow from the table's least bet, not
-    the most I can stake, which every bet of mine changes (the bar is drawn again when its view
-    changes); my chips only where it shows them (the most I can offer or put up).
+    While I bet, the least and the most I may stake (``stakes``), which the web turns into the
+    quick stakes the bar offers and keys its drawing by (``web/stakes.py``): the most alone,
+    which every bet of mine changes, is not drawn; my chips only where it shows them (the most
+    I can offer or put up).
     """
     me = view_["me"] or {}
     bank, can = view_["bank"], me.get("can", [])
@@ -284,7 +283,7 @@ def bar_view(view_: dict[str, Any]) -> dict[str, Any]:
             "can": can,
             "chips": me.get("chips") if "offer" in can or "abona" in can else None,
             "offer": me.get("offer"),
-            "quick": [q for q in QUICK_STAKES if least <= q <= most] if "bet" in can else None,
+            "stakes": (least, most) if "bet" in can else None,
             "most_kept": me.get("most_kept"),
             "closing": me.get("closing"),
         },
