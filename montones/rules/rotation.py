@@ -11,6 +11,7 @@ from typing import Any
 from montones.rules import betting_time, chance, table
 from montones.rules.cards import FRENCH, cut
 from montones.rules.errors import Phrase, RulesError
+from montones.rules.fairness import new_shuffle
 from montones.rules.table import Action, Events, Field, State, action, is_count
 
 SEATING, BANK, CUT, BETTING, FINISHED = "seating", "bank", "cut", "betting", "finished"
@@ -50,6 +51,30 @@ def put_up(state: State, pid: str, amount: int, least: int = 1) -> None:
         raise RulesError("a bank must hold at least the table minimum of %(least)s", least=least)
     table.take_bank(state["players"][pid], amount)
     state["bank"] = amount
+
+
+def betting(state: State) -> bool:
+    """Whether the table takes bets (what its betting time counts, montones.rules.betting_time)."""
+    return state["phase"] == BETTING
+
+
+def shuffle(state: State, deck: list[str] | None = None) -> None:
+    """A fresh deck for the bank to deal from (``deck``: an order given, as a test or a scenario
+    gives one), sealed by its commitment before the cut and the first bet."""
+    state["deck"] = (
+        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
+    )
+    state["shuffle"] = new_shuffle(state["deck"])
+
+
+def live_commitment(state: State, *over: str) -> str | None:
+    """The commitment of the deck the bank is dealing from, whose order must stay secret: while
+    it waits for its cut, takes bets, or is in one of the game's ``over`` phases (a deal over,
+    with more to come from the same deck)."""
+    sealed = state.get("shuffle")
+    if not sealed or state["phase"] not in (CUT, BETTING, *over):
+        return None
+    return sealed["commitment"]
 
 
 def cut_at(state: State, events: Events, position: int | None, how: str) -> None:

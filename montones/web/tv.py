@@ -116,11 +116,17 @@ def region(code, region):
     table = service.get_table(code)
     if not wants_fragment():
         return page(code)
+    with in_table_language(table):
+        return draw_regions(region, context(table))
+
+
+def draw_regions(region: str, drawn_from: dict):
+    """The TV's ``region`` (``all``: every one, each out of band) from ``drawn_from``, the TV's
+    context or a watcher's; 404 for a region the TV does not have."""
     blocks = REGIONS if region == "all" else [region]
     if any(b not in REGIONS for b in blocks):
         abort(404)
-    with in_table_language(table):
-        return render_regions(PAGE, blocks, all_oob=region == "all", **context(table))
+    return render_regions(PAGE, blocks, all_oob=region == "all", **drawn_from)
 
 
 @bp.get("/next")

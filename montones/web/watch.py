@@ -8,11 +8,11 @@ way to sit down while there is room. The TV counts the watchers' open streams
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, render_template
 
 from montones import service
 from montones.web import tv
-from montones.web.common import qr_code, refusal, render_regions, wants_fragment, watch_url
+from montones.web.common import qr_code, refusal, wants_fragment, watch_url
 
 bp = Blueprint("watch", __name__, url_prefix="/t/<code>/watch")
 
@@ -40,10 +40,7 @@ def region(code, region):
     table = service.get_table(code)
     if not wants_fragment():
         return page(code)
-    blocks = tv.REGIONS if region == "all" else [region]
-    if any(b not in tv.REGIONS for b in blocks):
-        abort(404)
-    return render_regions(tv.PAGE, blocks, all_oob=region == "all", **_context(table))
+    return tv.draw_regions(region, _context(table))
 
 
 @bp.get("/qr.svg")

@@ -17,24 +17,15 @@ from montones.rules.monte.actions import (
     DEFAULT_SETTINGS,
     NAME,
     SEATING,
-    active,
-    after_pause,
     bet,
-    cut_deadline,
     cut_deck,
     cut_timed_out,
     decline,
-    draw_for_bank,
     finish,
-    follow_up,
-    join,
     leave,
     new_table,
     next_coup,
-    over,
     put_up_bank,
-    standings,
-    top_up,
     turn_gate,
     withdraw,
 )
@@ -67,8 +58,23 @@ from montones.rules.monte.settle import (
 )
 from montones.rules.monte.views import bar_view, my_view, status_view
 from montones.rules.monte.views import view as _whole_view
-from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Field, State
+
+# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
+# goes round (montones.rules.rotation).
+from montones.rules.rotation import (
+    BANK,
+    BETTING,
+    CUT,
+    FINISHED,
+    after_pause,
+    cut_deadline,
+    draw_for_bank,
+    follow_up,
+    join,
+    over,
+    standings,
+)
+from montones.rules.table import Action, Field, State, active, top_up
 
 TITLE = Phrase("Monte")
 SETTLES = "gate_turned"  # the event of an action that settles a coup, recorded by hand_record
@@ -143,19 +149,15 @@ view = table.seat_view(_whole_view, my_view)
 regions = table.seat_regions(status=status_view, bar=bar_view)
 
 
-def _betting(state: State) -> bool:
-    return state["phase"] == BETTING
-
-
 # Each action, and the clock's cut (which deals), starts the betting time when it opens bets.
-ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
-cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
+ACTIONS = betting_time.timed(ACTIONS, stage, rotation.betting)
+cut_timed_out = betting_time.timed_out(cut_timed_out, stage, rotation.betting)
 
 
 # Bets close by the clock as the banker's turn of the gate settles the coup; a table of its own
 # cards has no betting time (its gate is turned by hand and entered).
 betting_deadline, bets_timed_out = betting_time.clock(
-    _betting, lambda s: turn_gate(s, s["banker"]), waits=own_deck.own
+    rotation.betting, lambda s: turn_gate(s, s["banker"]), waits=own_deck.own
 )
 
 

@@ -3,10 +3,8 @@ cut, the bets and the gate, the night's end."""
 
 from __future__ import annotations
 
-from montones.rules import chance, own_deck, rotation, table
-from montones.rules.cards import FRENCH
+from montones.rules import own_deck, rotation, table
 from montones.rules.errors import Phrase, RulesError
-from montones.rules.fairness import new_shuffle
 from montones.rules.monte.settle import (
     check_bet,
     check_options,
@@ -76,21 +74,6 @@ _PHASE_REFUSAL = {
 }
 
 
-active = table.active
-
-
-top_up = table.top_up
-# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
-# goes round (montones.rules.rotation).
-join = rotation.join
-draw_for_bank = rotation.draw_for_bank
-after_pause = rotation.after_pause
-follow_up = rotation.follow_up
-over = rotation.over
-standings = rotation.standings
-cut_deadline = rotation.cut_deadline
-
-
 @action
 def leave(state: State, events: Events, pid: str) -> None:
     """A player leaves: open bets go back; a leaving banker's bank passes at once."""
@@ -120,11 +103,8 @@ def put_up_bank(
         events.append({"type": "bank_put_up", "banker": pid, "amount": amount, "own_deck": True})
         _deal_coup(state, events)
         return
-    state["deck"] = (
-        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
-    )
-    # Committed to before the cut and the first bet; opened once the bank's last coup is done.
-    state["shuffle"] = new_shuffle(state["deck"])
+    # One sealed deck deals all of this bank's coups: opened once the last is done.
+    rotation.shuffle(state, deck)
     others = [p for p in table.left_of(state, pid) if p != pid]
     state["cutter"] = others[0] if others else None
     state["cut_started"] = now

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, settlement
+from montones.rules import hand_records, rotation, settlement
 from montones.rules.cards import FRENCH
 from montones.rules.errors import RulesError
 from montones.rules.monte.actions import COUP_OVER
@@ -16,7 +16,6 @@ from montones.rules.monte.settle import (
     max_coups,
     settle_coup,
 )
-from montones.rules.rotation import BETTING, CUT
 from montones.rules.scenario_input import (
     ScenarioError,
     deck_order,
@@ -32,11 +31,9 @@ from montones.rules.table import State
 
 
 def live_commitment(state: State) -> str | None:
-    """The commitment of the deck a bank is dealing from, whose order must stay secret."""
-    shuffle = state.get("shuffle")
-    if not shuffle or state["phase"] not in (CUT, BETTING, COUP_OVER):
-        return None
-    return shuffle["commitment"]
+    """The commitment of the deck a bank is dealing from, whose order must stay secret: one
+    deck deals all of a bank's coups."""
+    return rotation.live_commitment(state, COUP_OVER)
 
 
 def hand_record(before: State, after: State) -> dict[str, Any]:

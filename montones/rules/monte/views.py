@@ -7,7 +7,7 @@ from typing import Any
 
 from montones.rules import betting_time, own_deck, rotation, table
 from montones.rules.cards import FRENCH
-from montones.rules.monte.actions import COUP_OVER, cut_deadline
+from montones.rules.monte.actions import COUP_OVER
 from montones.rules.monte.entry import can_undo, seen, waiting_for
 from montones.rules.monte.record import live_commitment, unseen_before_gate
 from montones.rules.monte.settle import LAYOUTS, max_coups, winning_unseen
@@ -78,7 +78,7 @@ def view(state: State, seat: str | None = None, now: float | None = None) -> dic
         "commitment": live_commitment(state),
         "cutter": state["cutter"] if cutting else None,
         "cutter_name": names.get(state["cutter"]) if cutting else None,
-        "cut_deadline": cut_deadline(state),
+        "cut_deadline": rotation.cut_deadline(state),
         # When bets close by the clock (a table with a betting time): every screen counts down.
         # A table of its own cards has none: its gate is turned by hand and entered.
         "betting_until": betting_time.until(state, phase == BETTING and not own_deck.own(state)),

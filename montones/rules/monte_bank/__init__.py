@@ -24,23 +24,14 @@ from montones.rules.monte_bank.bank import (
     SEATING,
     SETTLES,
     aces,
-    active,
-    after_pause,
     check_settings,
-    cut_deadline,
     cut_deck,
     cut_timed_out,
-    draw_for_bank,
     finish,
-    follow_up,
-    join,
     leave,
     new_table,
     next_deal,
-    over,
     put_up_bank,
-    standings,
-    top_up,
 )
 from montones.rules.monte_bank.bets import bet, change, close_bets, parse_spot, tapped, withdraw
 from montones.rules.monte_bank.computer import play
@@ -89,8 +80,23 @@ from montones.rules.monte_bank.settle import (
 )
 from montones.rules.monte_bank.views import bar_view, my_view, status_view
 from montones.rules.monte_bank.views import view as _whole_view
-from montones.rules.rotation import BANK, BETTING, CUT, FINISHED
-from montones.rules.table import Action, Field, State
+
+# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
+# goes round (montones.rules.rotation).
+from montones.rules.rotation import (
+    BANK,
+    BETTING,
+    CUT,
+    FINISHED,
+    after_pause,
+    cut_deadline,
+    draw_for_bank,
+    follow_up,
+    join,
+    over,
+    standings,
+)
+from montones.rules.table import Action, Field, State, active, top_up
 
 TITLE = Phrase("Monte Bank")
 DECK = FRENCH
@@ -187,18 +193,14 @@ view = table.seat_view(_whole_view, my_view)
 regions = table.seat_regions(status=status_view, bar=bar_view)
 
 
-def _betting(state: State) -> bool:
-    return state["phase"] == BETTING
-
-
 # Each action, and the clock's cut (which deals), starts the betting time when it opens bets.
-ACTIONS = betting_time.timed(ACTIONS, stage, _betting)
-cut_timed_out = betting_time.timed_out(cut_timed_out, stage, _betting)
+ACTIONS = betting_time.timed(ACTIONS, stage, rotation.betting)
+cut_timed_out = betting_time.timed_out(cut_timed_out, stage, rotation.betting)
 
 
 # Bets close by the clock as the banker's close closes them.
 betting_deadline, bets_timed_out = betting_time.clock(
-    _betting, lambda s: close_bets(s, s["banker"])
+    rotation.betting, lambda s: close_bets(s, s["banker"])
 )
 
 

@@ -3,10 +3,8 @@ cut, a void deal cut again, the levy's pot split, the night's end."""
 
 from __future__ import annotations
 
-from montones.rules import chance, own_deck, rotation, table
-from montones.rules.cards import FRENCH
+from montones.rules import own_deck, rotation, table
 from montones.rules.errors import Phrase, RulesError
-from montones.rules.fairness import new_shuffle
 from montones.rules.monte_bank.settle import POSITIONS, cost, deal_layout
 from montones.rules.rotation import BANK, BETTING, CUT, require_banker
 from montones.rules.table import Events, State, action, is_count, require_phase
@@ -94,25 +92,10 @@ def check_phase(state: State, *phases: str) -> None:
     require_phase(state, _PHASE_REFUSAL, *phases)
 
 
-active = table.active
-
-
 def _right_of(state: State, pid: str) -> str | None:
     """The punter on ``pid``'s right: the previous seat in joining order."""
     others = [p for p in table.left_of(state, pid) if p != pid]
     return others[-1] if others else None
-
-
-top_up = table.top_up
-# Seating, the host's pause and the night's end are the rotation's, as at every table whose bank
-# goes round (montones.rules.rotation).
-join = rotation.join
-draw_for_bank = rotation.draw_for_bank
-after_pause = rotation.after_pause
-follow_up = rotation.follow_up
-over = rotation.over
-standings = rotation.standings
-cut_deadline = rotation.cut_deadline
 
 
 @action
@@ -149,10 +132,7 @@ def _shuffle(state: State, events: Events, now: float, deck: list[str] | None = 
         state["phase"] = own_deck.ENTERING
         events.append({"type": "shuffled", "own_deck": True})
         return
-    state["deck"] = (
-        FRENCH.parse_order(deck) if deck is not None else FRENCH.shuffled(chance.source())
-    )
-    state["shuffle"] = new_shuffle(state["deck"])
+    rotation.shuffle(state, deck)
     state["shuffles"] += 1
     state["deal"] = None
     state["cutter"] = _right_of(state, state["banker"])

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from montones.rules import hand_records, settlement
+from montones.rules import hand_records, rotation, settlement
 from montones.rules.cards import FRENCH
 from montones.rules.errors import RulesError
 from montones.rules.monte_bank.bank import NAME, side_cards
 from montones.rules.monte_bank.settle import SET_ASIDE, check_bet, cost, deal_layout, play_deal
-from montones.rules.rotation import BETTING, CUT
 from montones.rules.scenario_input import (
     ScenarioError,
     deck_order,
@@ -26,11 +25,9 @@ from montones.rules.table import State
 
 
 def live_commitment(state: State) -> str | None:
-    """The commitment of the deck a deal is dealing from, whose order must stay secret."""
-    shuffle = state.get("shuffle")
-    if not shuffle or state["phase"] not in (CUT, BETTING):
-        return None
-    return shuffle["commitment"]
+    """The commitment of the deck a deal is dealing from, whose order must stay secret: each
+    deal is its own shuffle."""
+    return rotation.live_commitment(state)
 
 
 def hand_record(before: State, after: State) -> dict[str, Any]:
