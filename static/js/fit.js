@@ -28,7 +28,10 @@
   }
 
   function zoom(box, factor) {
-    parts(box).forEach(function (el) { el.style.zoom = factor === 1 ? "" : String(factor); });
+    parts(box).forEach(function (el) {
+      el.style.zoom = factor === 1 ? "" : String(factor);
+      if (!el.getAttribute("style")) { el.removeAttribute("style"); } // as the server drew it
+    });
   }
 
   function fit(box) {

@@ -5,15 +5,28 @@ at a person's pace, marked on every screen."""
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
+from montones.rules import computer
+from tests.helpers.liveserver import free_port, kill_server, start_server
 from tests.helpers.screens import PHONE, TV, at_rest, join, screenshot, serious_violations
 
 TIMEOUT = 40_000
 
 
-def test_three_computer_players_and_a_person_play_a_hand_of_montones(chromium, server):
-    base, _process, _folder, _port = server
+@pytest.fixture
+def patient_server(tmp_path):
+    """A server whose computer banker gives a person its full patience (12 s), as at a night:
+    the test looks at a settled hand while it stands (the test servers' 2 s would deal again)."""
+    port = free_port()
+    process = start_server(tmp_path, port, MONTONES_COMPUTER_PATIENCE=str(computer.PATIENCE))
+    yield f"http://127.0.0.1:{port}"
+    kill_server(process)
+
+
+def test_three_computer_players_and_a_person_play_a_hand_of_montones(chromium, patient_server):
+    base = patient_server
     host = chromium.new_context(viewport=PHONE).new_page()
     host.goto(base + "/?lang=en")
     host.get_by_label("Fewest heaps").fill("3")
