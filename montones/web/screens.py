@@ -164,16 +164,20 @@ def kept_regions(table, seat: str, locale: str, keys: dict[str, tuple]) -> str |
     ``keys`` says (a tap's answer drew them), #seat_version drawn again, alone and without a
     request, if the table moved since (docs/performance.md); None if another must be drawn."""
     kept = channel.of().seat_drawings.get((table.code, seat, locale), {})
-    found = [kept.get(block) for block in SEAT_REGIONS]
-    if not all(
-        f is not None and f[0] == keys[block]
-        for f, block in zip(found[:-1], SEAT_REGIONS[:-1], strict=True)
+    drawn = {block: kept.get(block) for block in SEAT_REGIONS}
+    if any(
+        found is None or found[0] != keys[block]
+        for block, found in drawn.items()
+        if block != "seat_version"
     ):
         return None
     key = _key("seat_version", keys, table.version)
-    if found[-1] is None or found[-1][0] != key:
-        found[-1] = kept["seat_version"] = (key, out_of_band(_seat_version(table, key[0])))
-    return "".join(f[1] for f in found)
+    if drawn["seat_version"] is None or drawn["seat_version"][0] != key:
+        drawn["seat_version"] = kept["seat_version"] = (
+            key,
+            out_of_band(_seat_version(table, key[0])),
+        )
+    return "".join(drawn[block][1] for block in SEAT_REGIONS)
 
 
 def _seat_version(table, tv: bool) -> str:
