@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.helpers.fit import FITS, FRAMES
 from tests.helpers.screens import PHONE, TV, screenshot
 
 TIMEOUT = 10_000
@@ -369,3 +370,38 @@ def test_the_host_enters_the_cards_of_a_montones_hand_on_the_host_page(chromium,
     expect(tv.locator("#heap-1.heap--won")).to_have_count(1, timeout=TIMEOUT)
     expect(host.locator("#picker button[value]")).to_have_count(0)
     shot(tv, "own-montones-es-host-tv-settled")
+
+
+def test_a_triple_s_words_keep_to_their_position_on_a_narrow_phone_in_german(chromium, server):
+    """A triple on the upper left beside two side cards, German's long "Drilling", on the
+    narrowest phone: every word of the felt keeps to its own position (CI's random night met
+    "↖ · Drilling" running under the upper right's position), before and after a bet."""
+    base, *_ = server
+    lang = "de"
+    host, code = create(chromium, base, "monte_bank", lang, selects={"mb_side_cards": "2"})
+    tv = tv_of(chromium, base, code, lang)
+    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
+    host.reload()
+    host.locator('form[action$="/host/draw"] button').click()
+    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
+    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
+    banker = phones[banker_name]
+    punter = next(p for n, p in phones.items() if n != banker_name)
+    post(banker, "bank")
+    for card in ("6S", "6H", "6C", "KD", "2C", "5H", "QH"):
+        pick(banker, tv, card)
+    banker.locator('#picker button[value="4S"]').click()  # the last side card: bets open
+    expect(punter.locator("#felt form.mb__tap").first).to_be_visible(timeout=TIMEOUT)
+    for page in (punter, banker):
+        page.set_viewport_size({"width": 360, "height": 800})
+    punter.locator('#intent input[name="amount"][value="5"]').check(force=True)
+    for at in ("ur", "ul"):
+        punter.locator(f"#felt .mb__pos--{at} label.mb__pick").click()
+        punter.locator(f"#felt .mb__pos--{at} button.mb__cards").click()
+    expect(tv.locator("#felt .chip")).to_have_count(2, timeout=TIMEOUT)
+    for size in PHONES:
+        for who, page in (("punter", punter), ("banker", banker)):
+            page.set_viewport_size(size)
+            page.evaluate(FRAMES)
+            shot(page, f"own-monte_bank-triple-de-{who}-{size['width']}")
+            assert page.evaluate(FITS, False) == [], (who, size)

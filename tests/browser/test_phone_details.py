@@ -63,8 +63,9 @@ def dealt(chromium, server):
 
 
 def whose_turn(phones, button):
-    """The phone whose bar offers ``button``, once the stream has brought it."""
-    for _tries in range(50):
+    """The phone whose bar offers ``button``, once the stream has brought it: after a void
+    deal, once the TV has shown it (its cards turned one by one, later on a loaded machine)."""
+    for _tries in range(150):
         for page in phones:
             if page.locator("#bar").get_by_role("button", name=button, exact=True).count():
                 return page
