@@ -40,6 +40,10 @@ class Config:
     # (montones/rules/computer.py). The tests' scripted players need less than a person:
     # MONTONES_COMPUTER_PATIENCE says theirs.
     COMPUTER_PATIENCE = float(os.environ.get("MONTONES_COMPUTER_PATIENCE", PATIENCE))
+    # Seconds a computer player waits at least after the table last moved before it acts, and
+    # at most twice that, at random: never at once, as a person takes a moment to see what
+    # changed. MONTONES_COMPUTER_PACE says the tests' (their scripts read faster).
+    COMPUTER_PACE = float(os.environ.get("MONTONES_COMPUTER_PACE", 1.0))
     # A seat's reactions: what a person sends, never a flood over the TV (web/limits.py).
     REACTIONS_LIMIT = "3 per 2 seconds; 30 per minute"
     RATELIMIT_STRATEGY = "moving-window"

@@ -383,6 +383,63 @@ def test_eight_turned_heaps_on_a_german_tv_keep_every_word_whole(chromium, serve
     assert tv.evaluate(WORDS_BROKEN, "#felt") == []
 
 
+# Every heap as wide as its pile's label makes it ("10 Karten"), a computer's bet on each; the
+# stream held back, its note that it connects again goes.
+WIDEST_HEAPS = """(mark) => {
+  document.querySelector("p.conn")?.remove();
+  const chip = document.querySelector("#felt .heap .chip");
+  for (const heap of document.querySelectorAll("#felt .heap")) {
+    heap.querySelector(".heap__size").textContent = "10 Karten";
+    const bets = heap.querySelector(".bets");
+    if (bets.querySelector(".chip")) continue;
+    const copy = chip.cloneNode(true);
+    copy.removeAttribute("id");
+    bets.append(copy);
+  }
+  for (const name of document.querySelectorAll("#felt .heap .chip__name")) {
+    name.querySelector(".computer-mark")?.remove();
+    name.insertAdjacentHTML("beforeend", " " + mark);  // as drawn: "Pepe <span ...>"
+  }
+}"""
+
+
+def test_a_computer_s_mark_keeps_whole_beside_a_wide_pile_on_a_german_tv(chromium, server):
+    """CI's random night: at seven heaps on a German TV, a heap whose pile said "15 Karten"
+    took more width, and a computer's bet beside it showed "Pepe 🤖 B…". Every heap given a
+    two-digit pile and a computer's bet: every word of the felt whole and uncovered."""
+    base, _process, _folder, _port = server
+    code, host = create_table(base, chips=100, heaps_max=8)
+    host.page(f"/t/{code}/host")
+    done = host.http.post(
+        f"/t/{code}/host/tv_language", data={"csrf_token": host.token, "language": "de"}
+    )
+    assert done.status_code == 303
+    banker, punter = seat(base, code, "Ben"), seat(base, code, "Ana")
+    assert banker.post(f"/t/{code}/a/offer", amount=60).status_code == 200
+    assert punter.post(f"/t/{code}/a/pass").status_code == 200
+    assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=7).status_code == 200
+    assert punter.post(f"/t/{code}/a/choose", heap=7).status_code == 200
+    assert punter.post(f"/t/{code}/a/bet", heap=1, amount=1).status_code == 200
+    # The night's twelve (its list's column as wide as it was), two of them computers.
+    for name in ("Carlos", "Dolores", "Eva", "Hugo", "Inés", "Jacinto", "Carmen", "Pepe"):
+        seat(base, code, name)
+    for nonce in ("c1", "c2"):
+        done = host.http.post(
+            f"/t/{code}/host/add_computer", data={"csrf_token": host.token, "nonce": nonce}
+        )
+        assert done.status_code == 303
+    tv = chromium.new_context(viewport=TV).new_page()
+    chromium.cut_off_page(tv)  # the page as drawn, changed below: no update redraws it
+    tv.route("**/stream*", lambda route: route.abort())
+    tv.goto(f"{base}/t/{code}/tv")
+    mark = tv.locator("#players .computer-mark").first.evaluate("m => m.outerHTML")
+    tv.evaluate(WIDEST_HEAPS, mark)
+    tv.evaluate(FRAMES)
+    screenshot(tv, "seven-heaps-computers-de-tv")
+    assert tv.evaluate(FITS, True) == []
+
+
 # The lobby as the room reads it (issue 40, fits36): a layer of its own where the felt is, the
 # felt under it not drawn, at the TV's full size (no zoom on it or around it), each face beside
 # its name on one line, the names large, no face or name over another, all inside the layer.

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from montones import create_app
 
-# Seconds a computer banker of the test servers waits for the scripts' bets (COMPUTER_PATIENCE).
+# Seconds a computer banker of the test servers waits for the scripts' bets (COMPUTER_PATIENCE),
+# and the least a computer player waits before it acts (COMPUTER_PACE; a person's is 1 s).
 PATIENCE = 2.0
+PACE = 0.5
 
 
 def free_port() -> int:
@@ -47,6 +49,7 @@ def start_server(
         # ... and bet at once: a computer banker waits PATIENCE seconds for them, not a person's
         # 12 (tests/service/test_computers.py checks a person's).
         "MONTONES_COMPUTER_PATIENCE": str(PATIENCE),
+        "MONTONES_COMPUTER_PACE": str(PACE),
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'montones.sqlite'}",
         "SECRET_KEY": "live-tests",
@@ -228,7 +231,9 @@ def database_app(folder):
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'montones.sqlite'}",
             "SECRET_KEY": "random-night-reader",
             "TESTING": True,
-            "COMPUTER_PATIENCE": PATIENCE,  # the server's, to read its computers' turns
+            # the server's, to read its computers' turns
+            "COMPUTER_PATIENCE": PATIENCE,
+            "COMPUTER_PACE": PACE,
         }
     )
 

@@ -41,7 +41,7 @@ from montones.data.models import LedgerEntry
 from montones.extensions import db
 from montones.rules.computer import PATIENCE
 from montones.rules.games import game
-from montones.service.computers import PACE, next_turn
+from montones.service.computers import next_turn
 from tests.helpers.liveserver import database_app
 from tests.helpers.screens import PHONE
 
@@ -394,12 +394,13 @@ class RandomNight(Steps):
         if not self.computers:
             return
         patience = self.app.config["COMPUTER_PATIENCE"]
+        pace = self.app.config["COMPUTER_PACE"]
         deadline = time.monotonic() + wait + (patience if patient else 0.0)
         while time.monotonic() < deadline:
             with self.app.app_context():
                 table = service.get_table(self.code)
                 turn = None if table.ended_at else next_turn(table, db.session)
-            if turn is None or (not patient and turn.due > time.time() + PACE[1] + 0.5):
+            if turn is None or (not patient and turn.due > time.time() + 2 * pace + 0.5):
                 return
             time.sleep(0.25)
 
