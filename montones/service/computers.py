@@ -46,6 +46,7 @@ from montones.service.actions import (
 )
 from montones.service.names import Spellings, shown_as, spelled
 
+
 @dataclass(frozen=True)
 class Turn:
     """A computer seat's move, and when it falls due (the clock's wall time)."""
