@@ -20,7 +20,7 @@ from montones import create_app
 # Seconds a computer banker of the test servers waits for the scripts' bets (COMPUTER_PATIENCE),
 # and the least a computer player waits before it acts (COMPUTER_PACE; a person's is 1 s).
 PATIENCE = 2.0
-PACE = 0.5
+PACE = 0.2
 
 
 def free_port() -> int:

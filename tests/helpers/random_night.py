@@ -402,7 +402,7 @@ class RandomNight(Steps):
                 turn = None if table.ended_at else next_turn(table, db.session)
             if turn is None or (not patient and turn.due > time.time() + 2 * pace + 0.5):
                 return
-            time.sleep(0.25)
+            time.sleep(0.1)
 
     def add_computer(self) -> str:
         before = set(self.state()["players"])
