@@ -4,11 +4,11 @@ falls due.
 
 A computer player is a seat like any other (a ``players`` row, its chips in the state, the
 ledger and the history), marked ``computer`` in the state; no device holds its token. Its moves
-are its game's strategy (``Game.play``) over its seat's view. Nothing runs on its own: the clock's
-scheduler asks :func:`clock_deadline` when a table's version is new, and calls :func:`tick` once
-that time has come. A computer acts a second or two after the table last moved (people read
-the table first; the app's ``COMPUTER_PACE``), a banker waits a while longer for the punters' bets (the app's ``COMPUTER_PATIENCE``);
-what it does is worked out again under the table's lock from the version it finds, so two
+are its game's strategy (``Game.play``) over its seat's view. Nothing runs on its own: the
+clock's scheduler asks :func:`clock_deadline` when a table's version is new, and calls
+:func:`tick` once that time has come. A computer acts a second or two after the table last
+moved (people read the table first: the app's ``COMPUTER_PACE``), a banker waits a while longer
+for the punters' bets (the app's ``COMPUTER_PATIENCE``); what it does is worked out again under the table's lock from the version it finds, so two
 workers ticking one table make one move, and a restart loses nothing (the state and the time of
 its version are in the database).
 """
@@ -182,8 +182,8 @@ def clock_deadline(table) -> float | None:
 def next_turn(table, reader) -> Turn | None:
     """The next move of the table's computer players at its version, if one has one: the first
     of them (in an order drawn for the version) whose strategy acts now, due a second or two
-    after the version was made (between the app's ``COMPUTER_PACE`` and twice that); else the first that acts once the table has stood still for
-    the app's ``COMPUTER_PATIENCE`` (:data:`~montones.rules.computer.PATIENCE` by default), due
+    after the version was made (between the app's ``COMPUTER_PACE`` and twice that); else the
+    first that acts once the table has stood still for the app's ``COMPUTER_PATIENCE`` (:data:`~montones.rules.computer.PATIENCE` by default), due
     then. The same table at the same version gives the same turn, in any worker."""
     state = table.state
     seats = [
