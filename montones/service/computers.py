@@ -8,9 +8,9 @@ are its game's strategy (``Game.play``) over its seat's view. Nothing runs on it
 clock's scheduler asks :func:`clock_deadline` when a table's version is new, and calls
 :func:`tick` once that time has come. A computer acts a second or two after the table last
 moved (people read the table first: the app's ``COMPUTER_PACE``), a banker waits a while longer
-for the punters' bets (the app's ``COMPUTER_PATIENCE``); what it does is worked out again under the table's lock from the version it finds, so two
-workers ticking one table make one move, and a restart loses nothing (the state and the time of
-its version are in the database).
+for the punters' bets (the app's ``COMPUTER_PATIENCE``); what it does is worked out again under
+the table's lock from the version it finds, so two workers ticking one table make one move, and
+a restart loses nothing (the state and the time of its version are in the database).
 """
 
 from __future__ import annotations
