@@ -91,12 +91,11 @@ def post(page, kind):
     page.locator(f'form[hx-post$="/a/{kind}"] button').first.click()
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_monte_night_with_our_own_deck(chromium, server, lang):
-    base, *_ = server
-    host, code = create(chromium, base, "monte", lang, bank_size=50, max_bet=10)
-    tv = tv_of(chromium, base, code, lang)
-    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
+def banked(browser, base, host, code, lang):
+    """A Monte or Monte Bank table of its own deck with its TV and two phones, Ana and Ben: the
+    host draws the banker, who puts up the bank. Returns (tv, banker, punter)."""
+    tv = tv_of(browser, base, code, lang)
+    phones = {name: sit(browser, base, code, lang, name) for name in ("Ana", "Ben")}
     host.reload()
     host.locator('form[action$="/host/draw"] button').click()
     expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
@@ -104,6 +103,14 @@ def test_a_monte_night_with_our_own_deck(chromium, server, lang):
     banker = phones[banker_name]
     punter = next(p for n, p in phones.items() if n != banker_name)
     post(banker, "bank")
+    return tv, banker, punter
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_monte_night_with_our_own_deck(chromium, server, lang):
+    base, *_ = server
+    host, code = create(chromium, base, "monte", lang, bank_size=50, max_bet=10)
+    tv, banker, punter = banked(chromium, base, host, code, lang)
     expect(banker.locator("#picker button")).to_have_count(40, timeout=TIMEOUT)
     shot(banker, f"own-monte-{lang}-phone-picker")
     picker_fits(banker, f"own-monte-{lang}-phone-picker")
@@ -136,15 +143,7 @@ def test_a_monte_bank_night_with_our_own_deck_in_german(chromium, server):
     base, *_ = server
     lang = "de"
     host, code = create(chromium, base, "monte_bank", lang)
-    tv = tv_of(chromium, base, code, lang)
-    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
-    host.reload()
-    host.locator('form[action$="/host/draw"] button').click()
-    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
-    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
-    banker = phones[banker_name]
-    punter = next(p for n, p in phones.items() if n != banker_name)
-    post(banker, "bank")
+    tv, banker, punter = banked(chromium, base, host, code, lang)
     # The positions as they are laid out: a 7 stacked on the first, then J, 2 and 4.
     for card in ("7S", "7D"):
         banker.locator(f'#picker button[value="{card}"]').click()
@@ -186,15 +185,7 @@ def test_a_monte_bank_night_with_our_own_deck_and_a_side_card_in_spanish(chromiu
     base, *_ = server
     lang = "es"
     host, code = create(chromium, base, "monte_bank", lang, selects={"mb_side_cards": "1"})
-    tv = tv_of(chromium, base, code, lang)
-    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
-    host.reload()
-    host.locator('form[action$="/host/draw"] button').click()
-    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
-    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
-    banker = phones[banker_name]
-    punter = next(p for n, p in phones.items() if n != banker_name)
-    post(banker, "bank")
+    tv, banker, punter = banked(chromium, base, host, code, lang)
     for card in ("7S", "JD", "2C", "4C"):
         pick(banker, tv, card)
     # The four are out: the side card is asked for by name, its place marked on every screen.
@@ -379,15 +370,7 @@ def test_a_triple_s_words_keep_to_their_position_on_a_narrow_phone_in_german(chr
     base, *_ = server
     lang = "de"
     host, code = create(chromium, base, "monte_bank", lang, selects={"mb_side_cards": "2"})
-    tv = tv_of(chromium, base, code, lang)
-    phones = {name: sit(chromium, base, code, lang, name) for name in ("Ana", "Ben")}
-    host.reload()
-    host.locator('form[action$="/host/draw"] button').click()
-    expect(tv.locator("#felt .draw__winner")).to_be_visible(timeout=TIMEOUT)
-    banker_name = next(n for n in phones if n in tv.locator("#felt .draw__winner").inner_text())
-    banker = phones[banker_name]
-    punter = next(p for n, p in phones.items() if n != banker_name)
-    post(banker, "bank")
+    tv, banker, punter = banked(chromium, base, host, code, lang)
     for card in ("6S", "6H", "6C", "KD", "2C", "5H", "QH"):
         pick(banker, tv, card)
     banker.locator('#picker button[value="4S"]').click()  # the last side card: bets open

@@ -354,23 +354,30 @@ def test_computer_players_names_show_whole_with_their_mark_at_twelve(chromium, s
     assert tv.evaluate(NAMES_CUT) == []
 
 
-def test_eight_turned_heaps_on_a_german_tv_keep_every_word_whole(chromium, server):
-    """Issue 36: a heap's verdict broke German's "aufgehoben." to "aufgehobe / n." (eight heaps,
-    the verdict in a column beside the card). Eight heaps turned, the TV in German: no word of
-    the felt is broken across lines or runs past its heap."""
-    base, _process, _folder, _port = server
-    code, host = create_table(base, chips=1000, heaps_max=8)
+def german_heaps(base, heaps, bank):
+    """A Montones table whose TV speaks German, in its first hand's bets on ``heaps`` heaps,
+    the last the banker's: (code, host, banker, punter)."""
+    code, host = create_table(base, chips=max(bank, 100), heaps_max=8)
     host.page(f"/t/{code}/host")
     language = host.http.post(
         f"/t/{code}/host/tv_language", data={"csrf_token": host.token, "language": "de"}
     )
     assert language.status_code == 303
-    banker, punter = seat(base, code, "Bank"), seat(base, code, "Ana")
-    assert banker.post(f"/t/{code}/a/offer", amount=1000).status_code == 200
+    banker, punter = seat(base, code, "Ben"), seat(base, code, "Ana")
+    assert banker.post(f"/t/{code}/a/offer", amount=bank).status_code == 200
     assert punter.post(f"/t/{code}/a/pass").status_code == 200
     assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
-    assert banker.post(f"/t/{code}/a/heaps", count=8).status_code == 200
-    assert punter.post(f"/t/{code}/a/choose", heap=8).status_code == 200
+    assert banker.post(f"/t/{code}/a/heaps", count=heaps).status_code == 200
+    assert punter.post(f"/t/{code}/a/choose", heap=heaps).status_code == 200
+    return code, host, banker, punter
+
+
+def test_eight_turned_heaps_on_a_german_tv_keep_every_word_whole(chromium, server):
+    """Issue 36: a heap's verdict broke German's "aufgehoben." to "aufgehobe / n." (eight heaps,
+    the verdict in a column beside the card). Eight heaps turned, the TV in German: no word of
+    the felt is broken across lines or runs past its heap."""
+    base, _process, _folder, _port = server
+    code, host, banker, punter = german_heaps(base, 8, bank=1000)
     for heap in range(1, 8):
         assert punter.post(f"/t/{code}/a/bet", heap=heap, amount=1).status_code == 200
     tv = chromium.new_context(viewport=TV).new_page()
@@ -408,18 +415,7 @@ def test_a_computer_s_mark_keeps_whole_beside_a_wide_pile_on_a_german_tv(chromiu
     took more width, and a computer's bet beside it showed "Pepe 🤖 B…". Every heap given a
     two-digit pile and a computer's bet: every word of the felt whole and uncovered."""
     base, _process, _folder, _port = server
-    code, host = create_table(base, chips=100, heaps_max=8)
-    host.page(f"/t/{code}/host")
-    done = host.http.post(
-        f"/t/{code}/host/tv_language", data={"csrf_token": host.token, "language": "de"}
-    )
-    assert done.status_code == 303
-    banker, punter = seat(base, code, "Ben"), seat(base, code, "Ana")
-    assert banker.post(f"/t/{code}/a/offer", amount=60).status_code == 200
-    assert punter.post(f"/t/{code}/a/pass").status_code == 200
-    assert punter.post(f"/t/{code}/a/cut", position=11).status_code == 200
-    assert banker.post(f"/t/{code}/a/heaps", count=7).status_code == 200
-    assert punter.post(f"/t/{code}/a/choose", heap=7).status_code == 200
+    code, host, _banker, punter = german_heaps(base, 7, bank=60)
     assert punter.post(f"/t/{code}/a/bet", heap=1, amount=1).status_code == 200
     # The night's twelve (its list's column as wide as it was), two of them computers.
     for name in ("Carlos", "Dolores", "Eva", "Hugo", "Inés", "Jacinto", "Carmen", "Pepe"):
