@@ -62,27 +62,15 @@ def timed_alone(request, tmp_path_factory, worker_id):
     """A test marked ``timed`` (it times itself by the wall clock, or floods the server) never
     runs beside another: under xdist it takes a lock in the processes' shared temporary folder
     before its function-scoped fixtures (the server it starts), and holds it until they are torn
-    down. Beside the hostile floods, the one-second browser test once saw every screen 6 s late.
-    A test marked ``alone`` runs beside no test at all: every other test holds the machine's
-    lock shared, that one holds it whole (the largest table's attack took a tap's p95 to 210
-    and 213 ms, over its 200 ms, in two whole-suite runs beside the other worker's tests, and
-    120 to 163 ms with the machine to itself). The machine's lock is always taken first."""
-    if worker_id == "master" or os.name != "posix":
+    down. Beside the hostile floods, the one-second browser test once saw every screen 6 s late."""
+    if worker_id == "master" or request.node.get_closest_marker("timed") is None:
         yield
         return
     import fcntl  # POSIX only: here, so that the tests that take no lock run on Windows too
 
-    folder = tmp_path_factory.getbasetemp().parent
-    alone = request.node.get_closest_marker("alone") is not None
-    with open(folder / "machine.lock", "a") as machine:
-        # released as the file closes, after the teardown
-        fcntl.flock(machine, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        if request.node.get_closest_marker("timed") is None:
-            yield
-            return
-        with open(folder / "timed.lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            yield
+    with open(tmp_path_factory.getbasetemp().parent / "timed.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, after the teardown
+        yield
 
 
 @pytest.fixture

@@ -157,7 +157,6 @@ ROUNDS = 5
 SLOWDOWN = 4
 
 
-@pytest.mark.alone
 def test_no_page_of_the_largest_table_a_guest_makes_holds_up_another_table(live):
     base, folder = live
     code, punter = betting_table(base)
