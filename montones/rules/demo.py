@@ -113,9 +113,9 @@ def step_at(
     cycle the first again."""
     # The hands differ in length: the cycle is played whole at every ask (a few milliseconds)
     # to find the one this tick falls in, with no memory of it kept anywhere.
-    cycle = [hand(rules, seed(table_code, n), settings) for n in range(CYCLE)]
-    tick = int(now // STEP_SECONDS) % sum(len(steps) + RESULT_HOLD for steps in cycle)
-    for number, steps in enumerate(cycle):
+    hands = cycle(rules, table_code, settings)
+    tick = int(now // STEP_SECONDS) % sum(len(steps) + RESULT_HOLD for steps in hands)
+    for number, steps in enumerate(hands):
         if tick < len(steps) + RESULT_HOLD:
             index = min(tick, len(steps) - 1)
             return number, index, steps[index]
@@ -125,6 +125,26 @@ def step_at(
 
 CYCLE = 3  # demonstration hands a TV plays before it plays the first again
 RESULT_HOLD = 2  # steps more that the result of a hand stays: time to see how it came out
+SEEDS = 20  # seeds tried for a first hand that every player plays in (all void: 0.36**20)
+
+
+def cycle(rules: Game, table_code: str, settings: dict[str, Any] | None = None) -> list[list[Step]]:
+    """The :data:`CYCLE` hands the table ``table_code``'s TVs play in turn, each from its own
+    seed. The first is one in which every player acts: a hand can end before the punters
+    bet (a third of Monte Bank's deals are void at the cut), and a TV whose every hand ended
+    there would never show its game played. The others come as their seeds deal them."""
+    hands: list[list[Step]] = []
+    for n in range(SEEDS + CYCLE):
+        steps = hand(rules, seed(table_code, n), settings)
+        if hands or n >= SEEDS or _everyone_acts(steps):
+            hands.append(steps)
+        if len(hands) == CYCLE:
+            return hands
+    raise AssertionError("unreachable: the last seeds are taken as they come")
+
+
+def _everyone_acts(steps: list[Step]) -> bool:
+    return set(steps[-1].state["seats"]) <= {step.seat for step in steps}
 
 
 def seed(table_code: str, number: int) -> str:
