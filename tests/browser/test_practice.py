@@ -62,16 +62,20 @@ def test_one_tap_and_a_practice_hand_is_played_to_its_result(chromium, server, g
     show = phone.locator("#guide:not([hidden]) [data-guide-show]")
     drawn = []
     deadline = time.monotonic() + TIMEOUT
-    # Until a hand is recorded and a computer's bet was seen (a void Casino deal is recorded
-    # before anyone bets: the next deal is played on).
+    # Until the guide's drawing was opened, a hand is recorded and a computer's bet was seen (a
+    # void Casino deal is recorded before anyone bets: the next deal is played on, and its
+    # computers may bet before this loop comes round to the guide).
     while not (
-        "recall__hand" in phone.request.get(f"{base}/t/{code}/history").text()
+        drawn
+        and "recall__hand" in phone.request.get(f"{base}/t/{code}/history").text()
         and phone.evaluate("window.sawComputerBet")
     ):
         if time.monotonic() > deadline:
             screenshot(phone, f"practice-{game}-stuck")
             bet = phone.evaluate("window.sawComputerBet")
-            raise AssertionError(f"no hand of {title} was played to its result (bet seen: {bet})")
+            raise AssertionError(
+                f"no hand of {title} was played to its result (bet seen: {bet}, drawn: {drawn})"
+            )
         if not drawn and show.count() and show.first.is_visible():
             drawn = guide_drawing(phone, f"practice-{game}-guide")
             continue
