@@ -40,6 +40,7 @@ def init_app(app):
     app.jinja_env.globals.update(game=game, games=GAMES)
     app.jinja_env.globals["drawn_once"] = common.drawn_once
     app.jinja_env.globals["chart_size"] = chart.size
+    app.jinja_env.globals["chart_lines"] = chart.MOST_LINES
     app.jinja_env.globals["version_age"] = service.age
     errors.init_app(app)
     party.init_app(app)

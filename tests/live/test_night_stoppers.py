@@ -40,8 +40,8 @@ STREAM_READ = 0.5  # seconds a stream is read before the guest drops it
 @pytest.fixture(params=SERVERS)
 def live(request, tmp_path):
     """The server, its computers at a person's pace: the largest table's eighty computers
-    play on, and each version of theirs is drawn again for the guest's pages (the chart of
-    eighty seats, 100-180 ms), which the test servers' quicker pace would make the night's."""
+    play on, and each version of theirs is drawn again for the guest's pages, as often as a
+    night's computers make them (the test servers' quicker pace makes more)."""
     port = free_port()
     process = start_server(tmp_path, port, server=request.param, MONTONES_COMPUTER_PACE="1.0")
     yield f"http://127.0.0.1:{port}", tmp_path
