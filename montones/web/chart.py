@@ -101,7 +101,9 @@ def leaders(lines: dict[str, list[int | None]]) -> dict[str, list[int | None]]:
     seat first among equals), in seat order."""
     if len(lines) <= MOST_LINES:
         return lines
-    last = {seat: next((n for n in reversed(line) if n is not None), 0) for seat, line in lines.items()}
+    last = {
+        seat: next((n for n in reversed(line) if n is not None), 0) for seat, line in lines.items()
+    }
     kept = set(sorted(lines, key=lambda seat: -last[seat])[:MOST_LINES])
     return {seat: line for seat, line in lines.items() if seat in kept}
 
