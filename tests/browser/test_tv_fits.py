@@ -140,6 +140,25 @@ class Night:
         return found
 
 
+# The checker itself, on a page of its own: what each axis hides is cut, what it shows is not.
+CHECKED = """<body style="margin:0;padding:40px;font:40px/1 sans-serif">
+<p id="wide" style="width:80px;overflow-x:clip;white-space:nowrap">Jacinto Maximiliano</p>
+<p id="tall" style="width:400px;overflow-x:clip;line-height:0.6">Jacinto Яков</p>
+<p id="hidden" style="width:400px;overflow:hidden;line-height:0.6">Яков Jacinto</p>
+<div style="width:120px;height:20px;overflow-x:clip"><p id="under">Ana</p></div>
+<div style="width:120px;height:20px;overflow-y:clip"><p id="below">Eva</p></div>
+</body>"""
+
+
+def test_the_checker_finds_text_cut_on_the_axis_that_clips_and_only_there(chromium):
+    page = chromium.new_context(viewport=TV).new_page()
+    page.set_content(CHECKED)
+    problems = page.evaluate(FITS, True)
+    cut = sorted({re.search(r'"([^"]*)"', problem).group(1) for problem in problems})
+    assert cut == ["Eva", "Jacinto Maximiliano", "Яков Jacinto"], problems
+    assert any("cut off by div" in problem for problem in problems), problems
+
+
 SEED = os.environ.get("MONTONES_FITS_SEED", "36")
 COMPUTERS = 2  # of the players who join at seven and at twelve: computer players
 

@@ -176,13 +176,19 @@ FITS = """(tv) => {
     }
     if (!isCard(el)) {
       const style = getComputedStyle(el);
-      const cuts = style.overflowX !== "visible" || style.overflowY !== "visible";
-      if (cuts && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) problems.push(`${name}: its text cut (${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight})`);
+      // Each axis on its own: overflow-x: clip leaves the height visible (a glyph taller than
+      // its line box is drawn whole).
+      const cutX = style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1;
+      const cutY = style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1;
+      if (cutX || cutY) problems.push(`${name}: its text cut (${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight})`);
     }
     for (let up = el.parentElement; up && up !== document.body && up !== doc; up = up.parentElement) {
       const style = getComputedStyle(up);
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      if (!inside(r, up.getBoundingClientRect())) { problems.push(`${name}: cut off by ${what(up).split(" ")[0]}`); break; }
+      const s = up.getBoundingClientRect();
+      const across = style.overflowX === "visible" || (r.left >= s.left - 1 && r.right <= s.right + 1);
+      const down = style.overflowY === "visible" || (r.top >= s.top - 1 && r.bottom <= s.bottom + 1);
+      if (!across || !down) { problems.push(`${name}: cut off by ${what(up).split(" ")[0]}`); break; }
     }
     checks.push([el, name, r]);
   }
