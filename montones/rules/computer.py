@@ -14,6 +14,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from montones.rules.errors import Phrase
+
 Move = tuple[str, dict[str, Any]] | None
 
 # Seconds a computer banker gives a table of people: to bet, before it closes the bets (unless
@@ -21,10 +23,12 @@ Move = tuple[str, dict[str, Any]] | None
 # passes its own (its COMPUTER_PATIENCE setting, this by default) as ``patience``.
 PATIENCE = 12.0
 
-# The names computer players take at a table, the first one nobody there has.
+# The names computer players take at a table, the first one nobody there has; each screen
+# writes them as its language does (marked for pybabel: a name read from a table is no literal).
 NAMES = (
-    "Lola", "Paco", "Carmen", "Pepe", "Rosario", "Manolo", "Inés", "Tomás", "Julia", "Ramón",
-    "Amparo", "Curro",
+    Phrase("Lola"), Phrase("Paco"), Phrase("Carmen"), Phrase("Pepe"), Phrase("Rosario"),
+    Phrase("Manolo"), Phrase("Inés"), Phrase("Tomás"), Phrase("Julia"), Phrase("Ramón"),
+    Phrase("Amparo"), Phrase("Curro"),
 )  # fmt: skip
 
 # A careful player stakes about a tenth of their chips at most.
