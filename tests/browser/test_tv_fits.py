@@ -455,6 +455,51 @@ def test_a_computer_s_mark_keeps_whole_beside_a_wide_pile_on_a_german_tv(chromiu
     assert tv.evaluate(FITS, True) == []
 
 
+# Rounds of a draw for the first bank as the template draws them, in place of the one drawn:
+# the first round of ``counts[0]`` of its cards, then each tie's round of so many of them.
+TIED_DRAWS = """(counts) => {
+  const rounds = document.querySelector("#felt .draw__rounds");
+  const first = rounds.querySelector(".draw__step");
+  const again = document.createElement("p");
+  again.className = "draw__again";
+  again.textContent = "Equal highest: they draw again";
+  rounds.replaceChildren(...counts.map((count, i) => {
+    const step = first.cloneNode(true);
+    step.querySelector(".draw__again")?.remove();
+    if (i) step.prepend(again.cloneNode(true));
+    [...step.querySelectorAll(".draw__card")].slice(count).forEach((card) => card.remove());
+    step.querySelectorAll(".draw__card--high").forEach((card) => card.classList.remove("draw__card--high"));
+    return step;
+  }));
+  rounds.lastElementChild.querySelector(".draw__card").classList.add("draw__card--high");
+}"""
+
+
+@pytest.mark.parametrize("players", [2, 12])
+def test_ties_in_the_draw_for_the_first_bank_keep_the_tv_s_size(chromium, server, players):
+    """A random night's Monte Bank TV, two players tied three times in the draw for the first
+    bank: four rounds one under the other drew the felt at 17.6 px. Three ties at two players,
+    two at twelve of long names (twelve cards, then three and two): the TV's every word at
+    20 px or more, nothing cut or covered. (Three ties at twelve, about one night's draw in
+    three hundred, still scale the felt to 0.73.)"""
+    base, _process, _folder, _port = server
+    host, token, code = create(base, "monte_bank", "en")
+    for name in LONG_NAMES[:players]:
+        Seat(base, code, name, "en")
+    drawn = host.post(f"/t/{code}/host/draw", data={"csrf_token": token, "confirm": "yes"})
+    assert drawn.status_code == 303
+    # The table waits for its banker's bank now: no update comes to redraw what is changed.
+    tv = chromium.new_context(viewport=TV).new_page()
+    tv.goto(f"{base}/t/{code}/tv")
+    counts = [2, 2, 2, 2] if players == 2 else [12, 3, 2]
+    tv.evaluate(TIED_DRAWS, counts)
+    at_rest(tv)
+    tv.evaluate(FRAMES)
+    screenshot(tv, f"draw-three-ties-{players}-tv")
+    assert tv.locator("#felt .draw__again").count() == len(counts) - 1
+    assert tv.evaluate(FITS, True) + tv.evaluate(ROWS)["problems"] == []
+
+
 # The lobby as the room reads it (issue 40, fits36): a layer of its own where the felt is, the
 # felt under it not drawn, at the TV's full size (no zoom on it or around it), each face beside
 # its name on one line, the names large, no face or name over another, all inside the layer.
