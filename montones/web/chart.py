@@ -120,11 +120,11 @@ def standings_svg(
     number: Callable[[int], str] = str,
     faces: dict[str, tuple[str, int]] | None = None,
 ) -> str:
-    """One line per seat in ``lines`` (its :func:`leaders`), labelled with the player's face and name and their
-    chips now; ``title`` names the image (the page around it shows its own heading),
-    ``number`` writes a count as the reader's language does (the axis and the labels),
-    ``faces`` gives each seat's face and colour as chosen (a seat not in it: its number's
-    colour and a plain box)."""
+    """One line per seat in ``lines`` (its :func:`leaders`), labelled with the player's face
+    and name and their chips now; ``title`` names the image (the page around it shows its own
+    heading), ``number`` writes a count as the reader's language does (the axis and the
+    labels), ``faces`` gives each seat's face and colour as chosen (a seat not in it: its
+    number's colour and a plain box)."""
     look = LOOKS[screen]
     lines = leaders(lines)
     seats = list(lines)

@@ -495,7 +495,7 @@ def test_ties_in_the_draw_for_the_first_bank_keep_the_tv_s_size(chromium, server
     tv.evaluate(TIED_DRAWS, counts)
     at_rest(tv)
     tv.evaluate(FRAMES)
-    screenshot(tv, f"draw-three-ties-{players}-tv")
+    screenshot(tv, f"draw-ties-{players}-tv")
     assert tv.locator("#felt .draw__again").count() == len(counts) - 1
     assert tv.evaluate(FITS, True) + tv.evaluate(ROWS)["problems"] == []
 
