@@ -30,10 +30,12 @@ EXPECTED = (
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
     """One server a module (and server kind): its tests share it as a night's tables share one,
-    each making tables of its own, none touching the process. Starting one took 2.4 to 3.3 s."""
+    each making tables of its own, none touching the process. Starting one took 2.4 to 3.3 s.
+    A module sets what its server's environment changes in its ``SERVER_ENV``."""
     folder = tmp_path_factory.mktemp("server")
     port = free_port()
-    process = start_server(folder, port, server=getattr(request, "param", None))
+    env = getattr(request.module, "SERVER_ENV", {})
+    process = start_server(folder, port, server=getattr(request, "param", None), **env)
     yield f"http://127.0.0.1:{port}", process, folder, port
     # Pulled, not stopped: the tests are over, and gunicorn's graceful stop waits out the pages'
     # kept-alive connections (about 1.4 s; tests/live checks the graceful stop).
