@@ -52,7 +52,10 @@ def dealt(chromium, server):
         cutter = whose_turn(phones, "Cut")
         stage = banker.locator("#tap input[name=stage]")
         was = stage.get_attribute("value")
-        assert act(cutter, base, code, "cut", position=20).status == 200
+        answer = act(cutter, base, code, "cut", position=20)
+        if answer.status == 409:  # the phone's step was behind the table's (a loaded machine's
+            continue  # stream): refused as stale, and the phone brought up to date by act
+        assert answer.status == 200
         expect(stage).not_to_have_attribute("value", was, timeout=TIMEOUT)
         if stage.get_attribute("value").endswith("betting"):
             break
