@@ -114,6 +114,9 @@
     new MutationObserver(soon).observe(grid, {
       childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["hidden", "class"],
     });
+    // An image takes its size when it has loaded (the end of the night's chart), which no
+    // mutation says: a German finale fitted before its chart came ran its story off the felt.
+    grid.addEventListener("load", soon, true);
     window.addEventListener("resize", soon);
     if (document.fonts) { document.fonts.ready.then(soon); }
   });
