@@ -73,7 +73,12 @@ def whose_turn(phones, button):
             if page.locator("#bar").get_by_role("button", name=button, exact=True).count():
                 return page
         phones[0].wait_for_timeout(200)
-    raise AssertionError(f"no phone offers {button!r}")
+    seen = [
+        f"{page.locator('#tap input[name=stage]').get_attribute('value')}: "
+        + " ".join(page.locator("#bar").inner_text().split())[:200]
+        for page in phones
+    ]
+    raise AssertionError(f"no phone offers {button!r}; their steps and bars: {seen}")
 
 
 def tap_at(page, locator):
