@@ -76,8 +76,9 @@ def test_a_fitted_box_stays_fitted_when_the_stream_merges_it_unchanged(chromium,
     assert found["past"] <= 0.5, found
 
 
-# The players' box made to need a fit, as above: where its last line ends against the box's
-# bottom, and each of the box's parts' zoom as the browser computes it against the zoom set.
+# The players' box made to need a fit, as above: the zoom fit.js gave its part, where the
+# part's last line ends against the box's bottom, and a zoom set on the part as the browser
+# computes it at once (as fit.js measures each zoom it tries).
 NEEDS_A_FIT = """async (selector) => {
   const frames = (n) => new Promise((done) => {
     const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done());
