@@ -15,6 +15,7 @@ from tests.helpers.monte_bank_page import (
     tap_side,
 )
 from tests.helpers.screens import (
+    AFTER_THE_REVEAL,
     TV,
     at_rest,
     join,
@@ -125,7 +126,7 @@ def play_deal(number, banker, punters, tv):
     expect(tv.locator("#felt .chip .res")).to_have_count(6)
     # Every card turned, every bet marked, the payments shown: the reveal's CSS animations (one a
     # second, the 40th and later with the 40th) have all ended.
-    at_rest(tv, timeout=1000 * min(turned, 40) + TIMEOUT)
+    at_rest(tv, timeout=1000 * min(turned, 40) + AFTER_THE_REVEAL + TIMEOUT)
     screenshot(tv, f"monte-bank-tv-decided-{number}")
     if number == 1:
         assert not serious_violations(tv)

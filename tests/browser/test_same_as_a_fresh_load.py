@@ -19,7 +19,7 @@ from tests.helpers import monte_page as monte
 from tests.helpers import montones_page as montones
 from tests.helpers.fresh import PHONE_REGIONS, TV_REGIONS, same_as_fresh, slow_network
 from tests.helpers.liveserver import SERVERS
-from tests.helpers.screens import TV, at_rest, join
+from tests.helpers.screens import AFTER_THE_REVEAL, TV, at_rest, join
 
 TIMEOUT = 10_000
 
@@ -173,7 +173,7 @@ class MonteBank:
         # The title tells the deal's outcome once the reveal has turned its cards, not before.
         expect(self.tv.locator("#felt.felt--reveal")).to_have_count(1, timeout=TIMEOUT)
         turned = self.tv.locator("#felt .mb__turned li").count()
-        at_rest(self.tv, timeout=1000 * min(turned, 40) + TIMEOUT)
+        at_rest(self.tv, timeout=1000 * min(turned, 40) + AFTER_THE_REVEAL + TIMEOUT)
         expect(self.tv.locator("#tv_status")).to_contain_text("The deal is decided")
 
     def next_hand(self):

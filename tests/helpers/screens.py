@@ -10,6 +10,11 @@ SCREENS = Path(__file__).resolve().parents[2] / "screenshots"  # the checkout's
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
+# What the TV shows after a hand's reveal, at most, in ms: a moment (a Monte Carlo landed, a bank
+# broken, a big win), then 4 s in the standings board for its 8 s (templates/tv/_party.html).
+# A TV comes to rest that long after its reveal's last card.
+AFTER_THE_REVEAL = 4_000 + 8_000
+
 
 # A screen at rest: no htmx request, swap or settle under way, show.js has scheduled every part of
 # the reveal it was given and played them all (body[data-reveal] is "done"), and every CSS
