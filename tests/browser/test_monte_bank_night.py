@@ -125,7 +125,7 @@ def play_deal(number, banker, punters, tv):
     assert turned >= 1
     expect(tv.locator("#felt .chip .res")).to_have_count(6)
     # Every card turned, every bet marked, the payments shown: the reveal's CSS animations (one a
-    # second, the 40th and later with the 40th) have all ended.
+    # second, the 40th and later with the 40th) have all ended, and the show after them.
     at_rest(tv, timeout=1000 * min(turned, 40) + AFTER_THE_REVEAL + TIMEOUT)
     screenshot(tv, f"monte-bank-tv-decided-{number}")
     if number == 1:
