@@ -184,7 +184,8 @@ def next_turn(table, reader) -> Turn | None:
     of them (in an order drawn for the version) whose strategy acts now, due a second or two
     after the version was made (between the app's ``COMPUTER_PACE`` and twice that); else the
     first that acts once the table has stood still for the app's ``COMPUTER_PATIENCE``
-    (:data:`~montones.rules.computer.PATIENCE` by default), due then. The same table at the same version gives the same turn, in any worker."""
+    (:data:`~montones.rules.computer.PATIENCE` by default), due then. The same table at the
+    same version gives the same turn, in any worker."""
     state = table.state
     seats = [
         p for p in state["seats"] if is_computer(state, p) and not state["players"][p].get("left")

@@ -2,8 +2,11 @@
 verdicts and payments appear through show.js's .is-shown, and a felt fitted before they showed
 ran what is under them (the deck's seal) past its edge."""
 
+import re
+
 from playwright.sync_api import expect
 
+from tests.helpers.fit import FRAMES
 from tests.helpers.screens import TV, host_table
 
 SHOW = """() => new Promise((done) => {
@@ -76,25 +79,21 @@ def test_a_fitted_box_stays_fitted_when_the_stream_merges_it_unchanged(chromium,
     assert found["past"] <= 0.5, found
 
 
-# The players' box made to need a fit, as above: the zoom fit.js gave its part, where the
-# part's last line ends against the box's bottom, and a zoom set on the part as the browser
-# computes it at once (as fit.js measures each zoom it tries).
-NEEDS_A_FIT = """async (selector) => {
-  const frames = (n) => new Promise((done) => {
-    const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done());
-    next(n);
-  });
-  const box = document.querySelector(selector);
-  box.insertAdjacentHTML("beforeend", "<div class='probe'>" + "<p>A line that needs room</p>".repeat(14) + "</div>");
-  await frames(3);
-  const part = box.querySelector(".probe");
-  const set = part.style.zoom;
+# The players' box made to need a fit, as above (a probe of lines added through the DOM).
+NEED_A_FIT = """(selector) => document.querySelector(selector).insertAdjacentHTML("beforeend",
+  "<div class='probe'>" + "<p>A line that needs room</p>".repeat(14) + "</div>")"""
+# A zoom set on the probe as the browser computes it at once (as fit.js measures each zoom it
+# tries); the zoom fit.js gave it is put back.
+ZOOMED_AT_ONCE = """() => {
+  const part = document.querySelector(".probe"), set = part.style.zoom;
   part.style.zoom = "0.5";
-  const computed = getComputedStyle(part).zoom;  // at once, as fit.js measures
+  const computed = getComputedStyle(part).zoom;
   part.style.zoom = set;
-  await frames(3);
-  return {zoom: set, computed, past: part.lastElementChild.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom};
+  return computed;
 }"""
+# How far the probe's last line ends past the box's bottom.
+PAST = """(selector) => document.querySelector(".probe p:last-child").getBoundingClientRect().bottom
+  - document.querySelector(selector).getBoundingClientRect().bottom"""
 
 
 def test_a_box_fits_without_motion(chromium, server):
@@ -110,7 +109,8 @@ def test_a_box_fits_without_motion(chromium, server):
     tv.goto(f"{base}/t/{code}/tv")
     box = ".tv-side > .players"
     expect(tv.locator(box)).to_be_visible()
-    found = tv.evaluate(NEEDS_A_FIT, box)
-    assert found["zoom"], found  # it needed a fit
-    assert found["computed"] == "0.5", found
-    assert found["past"] <= 0.5, found
+    tv.evaluate(NEED_A_FIT, box)
+    expect(tv.locator(".probe")).to_have_attribute("style", re.compile("zoom"))  # fitted
+    assert tv.evaluate(ZOOMED_AT_ONCE) == "0.5"
+    tv.evaluate(FRAMES)
+    assert tv.evaluate(PAST, box) <= 0.5
